@@ -1,0 +1,83 @@
+package com.healthpartner.api.access;
+
+import java.time.Clock;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+import com.healthpartner.api.web.ApiException;
+import com.healthpartner.api.web.LogAttributes;
+import com.healthpartner.api.web.ProblemType;
+
+/**
+ * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the key is known,
+ * unrevoked and unexpired (401), 2. the partner is active (403). The resolved partner is put on the
+ * exchange for the route's scope check and the handlers. A refusal never reaches the handler.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 20)
+class ApiKeyFilter implements WebFilter {
+
+	static final String HEADER = "x-api-key";
+
+	private final KeyCache keys;
+
+	private final KeyUsage usage;
+
+	private final Clock clock;
+
+	ApiKeyFilter(KeyCache keys, KeyUsage usage, Clock clock) {
+		this.keys = keys;
+		this.usage = usage;
+		this.clock = clock;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		ServerHttpRequest request = exchange.getRequest();
+		if (!needsKey(request)) {
+			return chain.filter(exchange);
+		}
+		String apiKey = request.getHeaders().getFirst(HEADER);
+		if (apiKey == null || apiKey.isBlank()) {
+			return Mono.error(new ApiException(ProblemType.MISSING_API_KEY, "Send your API key in the x-api-key header"));
+		}
+		if (!apiKey.startsWith("hpk_") || apiKey.length() != 36) {
+			return Mono.error(invalid());
+		}
+		return this.keys.resolve(apiKey).switchIfEmpty(Mono.error(ApiKeyFilter::invalid)).flatMap((principal) -> {
+			if (principal.expiredAt(this.clock.instant())) {
+				return Mono.error(invalid());
+			}
+			exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
+			exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerId());
+			if (!principal.active()) {
+				return Mono.error(new ApiException(ProblemType.PARTNER_SUSPENDED,
+						"Access of partner " + principal.partnerId() + " is suspended by an administrator"));
+			}
+			this.usage.used(principal.keyId());
+			return chain.filter(exchange);
+		});
+	}
+
+	static boolean needsKey(ServerHttpRequest request) {
+		String path = request.getPath().pathWithinApplication().value();
+		if (!path.equals("/api/v1") && !path.startsWith("/api/v1/")) {
+			return false;
+		}
+		return !(HttpMethod.POST.equals(request.getMethod()) && path.equals("/api/v1/auth"));
+	}
+
+	private static ApiException invalid() {
+		return new ApiException(ProblemType.INVALID_API_KEY, "The API key is unknown, revoked or expired");
+	}
+
+}

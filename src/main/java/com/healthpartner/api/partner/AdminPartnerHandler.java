@@ -1,0 +1,136 @@
+package com.healthpartner.api.partner;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.Scope;
+import com.healthpartner.api.ratelimit.RateLimitProperties;
+import com.healthpartner.api.web.ApiException;
+import com.healthpartner.api.web.Cursors;
+import com.healthpartner.api.web.FieldErrors;
+import com.healthpartner.api.web.JsonBodies;
+import com.healthpartner.api.web.JsonFields;
+import com.healthpartner.api.web.Paging;
+
+/**
+ * Administrator: view and change partners, issue and revoke their keys.
+ */
+@Component
+class AdminPartnerHandler {
+
+	private final JsonBodies bodies;
+
+	private final Onboarding onboarding;
+
+	private final PartnerRepository partners;
+
+	private final KeyRepository keys;
+
+	private final Cursors cursors;
+
+	private final RateLimitProperties plans;
+
+	private final Clock clock;
+
+	AdminPartnerHandler(JsonBodies bodies, Onboarding onboarding, PartnerRepository partners, KeyRepository keys,
+			Cursors cursors, RateLimitProperties plans, Clock clock) {
+		this.bodies = bodies;
+		this.onboarding = onboarding;
+		this.partners = partners;
+		this.keys = keys;
+		this.cursors = cursors;
+		this.plans = plans;
+		this.clock = clock;
+	}
+
+	Mono<ServerResponse> list(ServerRequest request) {
+		FieldErrors errors = new FieldErrors();
+		int limit = Paging.limit(request, errors);
+		errors.throwIfAny();
+		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode("partners", c)).orElse(null);
+		return this.partners.list(after, limit + 1)
+			.concatMap((row) -> this.keys.findByPartner(row.id()).collectList().map((keys) -> new Listed(row, keys)))
+			.collectList()
+			.map((rows) -> Paging.page(rows, limit, (listed) -> Views.Partner.of(listed.row(), listed.keys()),
+					(listed) -> listed.row().createdAt(), (listed) -> listed.row().id(), this.cursors, "partners"))
+			.flatMap((page) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page));
+	}
+
+	Mono<ServerResponse> get(ServerRequest request) {
+		return find(request).flatMap(this::respond);
+	}
+
+	Mono<ServerResponse> update(ServerRequest request) {
+		return find(request).zipWith(this.bodies.readObject(request)).flatMap((found) -> {
+			PartnerRow partner = found.getT1();
+			var body = found.getT2();
+			FieldErrors errors = new FieldErrors();
+			JsonFields.rejectUnknown(body, Set.of("plan", "scopes", "status", "signing_required"), errors);
+			String plan = JsonFields.optionalText(body, "plan", 1, 32, errors);
+			if (plan != null && !this.plans.hasPlan(plan)) {
+				errors.add("plan", "must be one of " + this.plans.planLimits().keySet());
+			}
+			String status = JsonFields.optionalText(body, "status", 1, 16, errors);
+			if (status != null && !Set.of("active", "suspended").contains(status)) {
+				errors.add("status", "must be active or suspended");
+			}
+			List<String> scopes = AdminRequests.scopes(body, errors).map(Scope::values).orElse(partner.scopes());
+			Boolean signing = AdminRequests.bool(body, "signing_required", errors);
+			errors.throwIfAny();
+			return this.onboarding.update(partner.with((plan != null) ? plan : partner.plan(), scopes,
+					(status != null) ? status : partner.status(),
+					(signing != null) ? signing : partner.signingRequired()));
+		}).flatMap(this::respond);
+	}
+
+	Mono<ServerResponse> issueKey(ServerRequest request) {
+		UUID partnerId = AdminRequests.id(request.pathVariable("id"), "partner");
+		return this.bodies.readOptionalObject(request).flatMap((body) -> {
+			FieldErrors errors = new FieldErrors();
+			JsonFields.rejectUnknown(body, Set.of("scopes", "expires_at"), errors);
+			Set<Scope> scopes = AdminRequests.scopes(body, errors).orElse(null);
+			Instant expiresAt = AdminRequests.futureInstant(body, "expires_at", this.clock, errors);
+			errors.throwIfAny();
+			return this.onboarding.issueKey(partnerId, scopes, expiresAt);
+		})
+			.flatMap((issued) -> ServerResponse.status(HttpStatus.CREATED)
+				.location(URI.create("/admin/v1/partners/" + partnerId))
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(issued));
+	}
+
+	Mono<ServerResponse> revokeKey(ServerRequest request) {
+		UUID partnerId = AdminRequests.id(request.pathVariable("id"), "partner");
+		UUID keyId = AdminRequests.id(request.pathVariable("keyId"), "key");
+		return this.onboarding.revokeKey(partnerId, keyId).then(ServerResponse.noContent().build());
+	}
+
+	private Mono<PartnerRow> find(ServerRequest request) {
+		UUID id = AdminRequests.id(request.pathVariable("id"), "partner");
+		return this.partners.find(id).switchIfEmpty(Mono.error(() -> ApiException.notFound("No partner " + id)));
+	}
+
+	private Mono<ServerResponse> respond(PartnerRow partner) {
+		return this.keys.findByPartner(partner.id())
+			.collectList()
+			.flatMap((keys) -> ServerResponse.ok()
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(Views.Partner.of(partner, keys)));
+	}
+
+	private record Listed(PartnerRow row, List<KeyRow> keys) {
+	}
+
+}

@@ -1,0 +1,89 @@
+package com.healthpartner.api.partner;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.UUID;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+
+import com.healthpartner.api.web.Cursors;
+
+@Repository
+class PartnerRepository {
+
+	private final DatabaseClient db;
+
+	PartnerRepository(DatabaseClient db) {
+		this.db = db;
+	}
+
+	Mono<PartnerRow> insert(PartnerRow row) {
+		return this.db.sql("""
+				insert into partners (id, registration_id, partner_name, email, plan, status, scopes, signing_required, created_at)
+				values (:id, :registrationId, :partnerName, :email, :plan, :status, :scopes, :signingRequired, :createdAt)
+				""")
+			.bind("id", row.id())
+			.bind("registrationId", row.registrationId())
+			.bind("partnerName", row.partnerName())
+			.bind("email", row.email())
+			.bind("plan", row.plan())
+			.bind("status", row.status())
+			.bind("scopes", row.scopes().toArray(String[]::new))
+			.bind("signingRequired", row.signingRequired())
+			.bind("createdAt", row.createdAt())
+			.then()
+			.thenReturn(row);
+	}
+
+	Mono<PartnerRow> find(UUID id) {
+		return this.db.sql("select * from partners where id = :id").bind("id", id).map(PartnerRepository::row).one();
+	}
+
+	Flux<PartnerRow> list(Cursors.Position after, int limit) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				select * from partners
+				where cast(:afterAt as timestamptz) is null or (created_at, id) > (:afterAt, :afterId)
+				order by created_at, id
+				limit :limit
+				""");
+		spec = (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id())
+				: spec.bindNull("afterAt", Instant.class).bindNull("afterId", UUID.class);
+		return spec.bind("limit", limit).map(PartnerRepository::row).all();
+	}
+
+	/** Saves plan, scopes, status and signing, and tells every instance in the same transaction. */
+	Mono<PartnerRow> update(PartnerRow row) {
+		return this.db.sql("""
+				update partners set plan = :plan, scopes = :scopes, status = :status, signing_required = :signingRequired
+				where id = :id
+				""")
+			.bind("id", row.id())
+			.bind("plan", row.plan())
+			.bind("scopes", row.scopes().toArray(String[]::new))
+			.bind("status", row.status())
+			.bind("signingRequired", row.signingRequired())
+			.then()
+			.then(notifyChanged(row.id()))
+			.thenReturn(row);
+	}
+
+	/** {@code NOTIFY} is delivered at commit, so other instances never see a change that rolled back. */
+	Mono<Void> notifyChanged(UUID partnerId) {
+		return this.db.sql("select pg_notify('access_changed', :partnerId)")
+			.bind("partnerId", partnerId.toString())
+			.then();
+	}
+
+	private static PartnerRow row(Readable row) {
+		return new PartnerRow(row.get("id", UUID.class), row.get("registration_id", UUID.class),
+				row.get("partner_name", String.class), row.get("email", String.class), row.get("plan", String.class),
+				row.get("status", String.class), Arrays.asList(row.get("scopes", String[].class)),
+				Boolean.TRUE.equals(row.get("signing_required", Boolean.class)), row.get("created_at", Instant.class));
+	}
+
+}

@@ -1,0 +1,31 @@
+package com.healthpartner.api.web;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * The request id of an exchange: the client's own when it is sane, otherwise a generated one.
+ */
+public final class RequestIds {
+
+	public static final String HEADER = "X-Request-Id";
+
+	static final String ATTRIBUTE = RequestIds.class.getName() + ".id";
+
+	private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+	private RequestIds() {
+	}
+
+	static String chooseFor(String sent) {
+		return (sent != null && SANE.matcher(sent).matches()) ? sent : UUID.randomUUID().toString();
+	}
+
+	public static String of(ServerWebExchange exchange) {
+		String id = exchange.getAttribute(ATTRIBUTE);
+		return (id != null) ? id : "unknown";
+	}
+
+}
