@@ -61,6 +61,10 @@ class KeyCache implements AccessInvalidation {
 		this.cache.synchronous().asMap().values().removeIf(Optional::isEmpty);
 	}
 
+	boolean listening() {
+		return this.listening;
+	}
+
 	void listening(boolean listening) {
 		this.listening = listening;
 		this.cache.synchronous().invalidateAll();

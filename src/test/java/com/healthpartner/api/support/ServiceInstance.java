@@ -1,0 +1,63 @@
+package com.healthpartner.api.support;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.healthpartner.api.HealthPartnerApplication;
+
+/**
+ * One more running instance of the service, for tests about several instances behind a load
+ * balancer: same PostgreSQL as the shared test context, own port, own caches and limiters.
+ */
+public final class ServiceInstance implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private final WebTestClient client;
+
+	private ServiceInstance(ConfigurableApplicationContext context) {
+		this.context = context;
+		String port = context.getEnvironment().getProperty("local.server.port");
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	public static ServiceInstance start(Map<String, Object> overrides) {
+		TestInfrastructure.Database db = TestInfrastructure.postgres();
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("server.port", "0");
+		properties.put("app.dev.embedded-database", "false");
+		properties.put("app.admin-token", IntegrationTest.ADMIN_TOKEN);
+		properties.put("app.secret-encryption-key", IntegrationTest.ENCRYPTION_KEY);
+		properties.put("spring.r2dbc.url", db.r2dbcUrl());
+		properties.put("spring.r2dbc.username", db.username());
+		properties.put("spring.r2dbc.password", db.password());
+		properties.put("spring.flyway.url", db.jdbcUrl());
+		properties.put("spring.flyway.user", db.username());
+		properties.put("spring.flyway.password", db.password());
+		properties.putAll(overrides);
+		return new ServiceInstance(new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties)
+			.run());
+	}
+
+	public WebTestClient client() {
+		return this.client;
+	}
+
+	public ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+}
