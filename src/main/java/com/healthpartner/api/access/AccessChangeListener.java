@@ -18,9 +18,10 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps one dedicated connection (outside the pool) that {@code LISTEN}s on {@code access_changed}:
- * revocations, suspensions, plan and scope changes made on any instance evict this instance's cached
- * keys. It reconnects by itself after a database outage.
+ * Keeps one dedicated connection (outside the pool) that {@code LISTEN}s on
+ * {@code access_changed}: revocations, suspensions, plan and scope changes made on any
+ * instance evict this instance's cached keys. It reconnects by itself after a database
+ * outage.
  */
 @Component
 class AccessChangeListener implements SmartLifecycle {

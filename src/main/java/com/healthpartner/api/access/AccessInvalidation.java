@@ -5,8 +5,9 @@ import java.util.UUID;
 import reactor.core.publisher.Mono;
 
 /**
- * Tells the access layer that a partner's keys, status, plan or scopes changed, so that the change
- * applies to its next request here; other instances learn it through PostgreSQL {@code NOTIFY}.
+ * Tells the access layer that a partner's keys, status, plan or scopes changed, so that
+ * the change applies to its next request here; other instances learn it through
+ * PostgreSQL {@code NOTIFY}.
  */
 public interface AccessInvalidation {
 

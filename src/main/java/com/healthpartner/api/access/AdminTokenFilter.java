@@ -19,8 +19,9 @@ import com.healthpartner.api.web.ApiException;
 import com.healthpartner.api.web.ProblemType;
 
 /**
- * {@code /admin/v1/**} needs {@code Authorization: Bearer <admin token>}; nothing else opens it.
- * Compared as SHA-256 digests in constant time so neither length nor content leaks through timing.
+ * {@code /admin/v1/**} needs {@code Authorization: Bearer <admin token>}; nothing else
+ * opens it. Compared as SHA-256 digests in constant time so neither length nor content
+ * leaks through timing.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)

@@ -18,9 +18,10 @@ import com.healthpartner.api.web.LogAttributes;
 import com.healthpartner.api.web.ProblemType;
 
 /**
- * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the key is known,
- * unrevoked and unexpired (401), 2. the partner is active (403). The resolved partner is put on the
- * exchange for the route's scope check and the handlers. A refusal never reaches the handler.
+ * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the
+ * key is known, unrevoked and unexpired (401), 2. the partner is active (403). The
+ * resolved partner is put on the exchange for the route's scope check and the handlers. A
+ * refusal never reaches the handler.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -48,7 +49,8 @@ class ApiKeyFilter implements WebFilter {
 		}
 		String apiKey = request.getHeaders().getFirst(HEADER);
 		if (apiKey == null || apiKey.isBlank()) {
-			return Mono.error(new ApiException(ProblemType.MISSING_API_KEY, "Send your API key in the x-api-key header"));
+			return Mono
+				.error(new ApiException(ProblemType.MISSING_API_KEY, "Send your API key in the x-api-key header"));
 		}
 		if (!apiKey.startsWith("hpk_") || apiKey.length() != 36) {
 			return Mono.error(invalid());

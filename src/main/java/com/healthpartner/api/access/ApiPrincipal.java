@@ -5,8 +5,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The partner and key behind a request, as resolved by the access filter. {@code scopes} are the
- * key's scopes bounded by the partner's. The secret stays encrypted until a signature is checked.
+ * The partner and key behind a request, as resolved by the access filter. {@code scopes}
+ * are the key's scopes bounded by the partner's. The secret stays encrypted until a
+ * signature is checked.
  */
 public record ApiPrincipal(UUID partnerId, String partnerName, String plan, String status, UUID keyId,
 		Set<Scope> scopes, boolean signingRequired, Instant expiresAt, byte[] secretCiphertext) {

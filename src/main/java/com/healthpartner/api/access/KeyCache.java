@@ -15,10 +15,10 @@ import org.springframework.stereotype.Component;
 import com.healthpartner.api.partner.Credentials;
 
 /**
- * Resolved keys, cached briefly so that a request does not cost a database query. Correctness does
- * not rest on the expiry: every change is announced (locally, and to other instances through
- * {@code NOTIFY}) and evicts at once. While the {@code LISTEN} connection is down the cache is
- * bypassed, because announcements could be missed.
+ * Resolved keys, cached briefly so that a request does not cost a database query.
+ * Correctness does not rest on the expiry: every change is announced (locally, and to
+ * other instances through {@code NOTIFY}) and evicts at once. While the {@code LISTEN}
+ * connection is down the cache is bypassed, because announcements could be missed.
  */
 @Component
 class KeyCache implements AccessInvalidation {
@@ -42,8 +42,12 @@ class KeyCache implements AccessInvalidation {
 			return this.lookup.findByHash(hash);
 		}
 		CompletableFuture<Optional<ApiPrincipal>> entry = this.cache.get(HexFormat.of().formatHex(hash),
-				(key, executor) -> this.lookup.findByHash(hash).map(Optional::of).defaultIfEmpty(Optional.empty()).toFuture());
-		// suppressCancel: one client hanging up must not cancel a look-up other requests wait on
+				(key, executor) -> this.lookup.findByHash(hash)
+					.map(Optional::of)
+					.defaultIfEmpty(Optional.empty())
+					.toFuture());
+		// suppressCancel: one client hanging up must not cancel a look-up other requests
+		// wait on
 		return Mono.fromFuture(entry, true).flatMap(Mono::justOrEmpty);
 	}
 

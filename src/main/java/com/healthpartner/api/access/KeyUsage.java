@@ -18,8 +18,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Remembers when each key was last used and writes it in one batched statement every few seconds,
- * so that {@code last_used_at} costs no database round trip on the request path.
+ * Remembers when each key was last used and writes it in one batched statement every few
+ * seconds, so that {@code last_used_at} costs no database round trip on the request path.
  */
 @Component
 class KeyUsage implements SmartLifecycle {
@@ -74,7 +74,10 @@ class KeyUsage implements SmartLifecycle {
 		if (current != null) {
 			current.dispose();
 		}
-		flush().timeout(Duration.ofSeconds(5)).onErrorResume((failure) -> Mono.empty()).doFinally((signal) -> callback.run()).subscribe();
+		flush().timeout(Duration.ofSeconds(5))
+			.onErrorResume((failure) -> Mono.empty())
+			.doFinally((signal) -> callback.run())
+			.subscribe();
 	}
 
 	@Override

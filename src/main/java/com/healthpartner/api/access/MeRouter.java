@@ -21,16 +21,13 @@ class MeRouter {
 
 	@Bean
 	RouterFunction<ServerResponse> meRoutes() {
-		return RouterFunctions.route()
-			.GET("/api/v1/auth/me", (request) -> {
-				ApiPrincipal principal = Principals.of(request);
-				return ServerResponse.ok()
-					.contentType(MediaType.APPLICATION_JSON)
-					.bodyValue(new Me(principal.partnerId(), principal.partnerName(), principal.plan(),
-							principal.status(), principal.keyId(), Scope.values(principal.scopes())));
-			})
-			.add(Routes.otherMethods("/api/v1/auth/me", HttpMethod.GET))
-			.build();
+		return RouterFunctions.route().GET("/api/v1/auth/me", (request) -> {
+			ApiPrincipal principal = Principals.of(request);
+			return ServerResponse.ok()
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(new Me(principal.partnerId(), principal.partnerName(), principal.plan(), principal.status(),
+						principal.keyId(), Scope.values(principal.scopes())));
+		}).add(Routes.otherMethods("/api/v1/auth/me", HttpMethod.GET)).build();
 	}
 
 	record Me(UUID partnerId, String partnerName, String plan, String status, UUID keyId, List<String> scopes) {

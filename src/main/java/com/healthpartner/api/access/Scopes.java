@@ -9,8 +9,8 @@ import com.healthpartner.api.web.ApiException;
 import com.healthpartner.api.web.ProblemType;
 
 /**
- * Declares the scope a route needs, next to the route in its router. It runs after the access filter
- * (key, status, rate limit, signature), as the contract orders the checks.
+ * Declares the scope a route needs, next to the route in its router. It runs after the
+ * access filter (key, status, rate limit, signature), as the contract orders the checks.
  */
 public final class Scopes {
 
@@ -21,8 +21,8 @@ public final class Scopes {
 		return (request, next) -> {
 			ApiPrincipal principal = Principals.of(request);
 			if (!principal.scopes().contains(scope)) {
-				return Mono.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE,
-						"This route needs the scope " + scope.value() + "; the key has " + Scope.values(principal.scopes())));
+				return Mono.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE, "This route needs the scope "
+						+ scope.value() + "; the key has " + Scope.values(principal.scopes())));
 			}
 			return next.handle(request);
 		};

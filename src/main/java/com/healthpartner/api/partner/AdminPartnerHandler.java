@@ -59,7 +59,9 @@ class AdminPartnerHandler {
 		FieldErrors errors = new FieldErrors();
 		int limit = Paging.limit(request, errors);
 		errors.throwIfAny();
-		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode("partners", c)).orElse(null);
+		Cursors.Position after = request.queryParam("cursor")
+			.map((c) -> this.cursors.decode("partners", c))
+			.orElse(null);
 		return this.partners.list(after, limit + 1)
 			.concatMap((row) -> this.keys.findByPartner(row.id()).collectList().map((keys) -> new Listed(row, keys)))
 			.collectList()

@@ -10,7 +10,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import com.healthpartner.api.web.Routes;
 
 /**
- * Every administrator route; the admin token is checked by {@code AdminTokenFilter} before routing.
+ * Every administrator route; the admin token is checked by {@code AdminTokenFilter}
+ * before routing.
  */
 @Configuration(proxyBeanMethods = false)
 class AdminRouter {

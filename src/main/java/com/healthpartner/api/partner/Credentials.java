@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /**
- * Generates API keys ({@code hpk_} + 32 base62) and secrets ({@code hps_} + 40 base62) and derives
- * what is stored of a key: its SHA-256 hash and a short display prefix.
+ * Generates API keys ({@code hpk_} + 32 base62) and secrets ({@code hps_} + 40 base62)
+ * and derives what is stored of a key: its SHA-256 hash and a short display prefix.
  */
 public final class Credentials {
 
@@ -26,7 +26,9 @@ public final class Credentials {
 		return "hps_" + base62(40);
 	}
 
-	/** What an operator sees of a key: enough to tell keys apart, far too little to use. */
+	/**
+	 * What an operator sees of a key: enough to tell keys apart, far too little to use.
+	 */
 	static String displayPrefix(String apiKey) {
 		return apiKey.substring(0, 12);
 	}

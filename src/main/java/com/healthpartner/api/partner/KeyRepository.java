@@ -27,10 +27,11 @@ class KeyRepository implements KeyLookup {
 	}
 
 	Mono<KeyRow> insert(KeyRow row) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
-				insert into api_keys (id, partner_id, key_hash, prefix, secret_ciphertext, scopes, created_at, expires_at)
-				values (:id, :partnerId, :keyHash, :prefix, :secret, :scopes, :createdAt, :expiresAt)
-				""")
+		DatabaseClient.GenericExecuteSpec spec = this.db
+			.sql("""
+					insert into api_keys (id, partner_id, key_hash, prefix, secret_ciphertext, scopes, created_at, expires_at)
+					values (:id, :partnerId, :keyHash, :prefix, :secret, :scopes, :createdAt, :expiresAt)
+					""")
 			.bind("id", row.id())
 			.bind("partnerId", row.partnerId())
 			.bind("keyHash", row.keyHash())
@@ -50,28 +51,27 @@ class KeyRepository implements KeyLookup {
 			.all();
 	}
 
-	/** Revokes a key of this partner; empty when the partner has no such key. Revoking twice keeps the first time. */
+	/**
+	 * Revokes a key of this partner; empty when the partner has no such key. Revoking
+	 * twice keeps the first time.
+	 */
 	Mono<KeyRow> revoke(UUID partnerId, UUID keyId, Instant at) {
 		return this.db.sql("""
 				update api_keys set revoked_at = coalesce(revoked_at, :at)
 				where partner_id = :partnerId and id = :keyId
 				returning *
-				""")
-			.bind("partnerId", partnerId)
-			.bind("keyId", keyId)
-			.bind("at", at)
-			.map(KeyRepository::row)
-			.one();
+				""").bind("partnerId", partnerId).bind("keyId", keyId).bind("at", at).map(KeyRepository::row).one();
 	}
 
 	@Override
 	public Mono<ApiPrincipal> findByHash(byte[] keyHash) {
-		return this.db.sql("""
-				select k.id as key_id, k.scopes as key_scopes, k.expires_at, k.secret_ciphertext,
-				       p.id as partner_id, p.partner_name, p.plan, p.status, p.scopes as partner_scopes, p.signing_required
-				from api_keys k join partners p on p.id = k.partner_id
-				where k.key_hash = :keyHash and k.revoked_at is null
-				""")
+		return this.db
+			.sql("""
+					select k.id as key_id, k.scopes as key_scopes, k.expires_at, k.secret_ciphertext,
+					       p.id as partner_id, p.partner_name, p.plan, p.status, p.scopes as partner_scopes, p.signing_required
+					from api_keys k join partners p on p.id = k.partner_id
+					where k.key_hash = :keyHash and k.revoked_at is null
+					""")
 			.bind("keyHash", keyHash)
 			.map((row) -> {
 				Set<Scope> scopes = Scope.parse(row.get("key_scopes", String[].class));
@@ -89,25 +89,25 @@ class KeyRepository implements KeyLookup {
 		if (lastUsed.isEmpty()) {
 			return Mono.empty();
 		}
-		// arrays travel as text and are cast in SQL, which every driver version binds the same way
+		// arrays travel as text and are cast in SQL, which every driver version binds the
+		// same way
 		String[] ids = lastUsed.keySet().stream().map(UUID::toString).toArray(String[]::new);
-		String[] times = Arrays.stream(ids).map((id) -> lastUsed.get(UUID.fromString(id)).toString()).toArray(String[]::new);
+		String[] times = Arrays.stream(ids)
+			.map((id) -> lastUsed.get(UUID.fromString(id)).toString())
+			.toArray(String[]::new);
 		return this.db.sql("""
 				update api_keys k set last_used_at = greatest(coalesce(k.last_used_at, u.at), u.at)
 				from unnest(cast(:ids as uuid[]), cast(:times as timestamptz[])) as u(id, at)
 				where k.id = u.id
-				""")
-			.bind("ids", ids)
-			.bind("times", times)
-			.then();
+				""").bind("ids", ids).bind("times", times).then();
 	}
 
 	private static KeyRow row(Readable row) {
-		return new KeyRow(row.get("id", UUID.class), row.get("partner_id", UUID.class), row.get("key_hash", byte[].class),
-				row.get("prefix", String.class), row.get("secret_ciphertext", byte[].class),
-				Arrays.asList(row.get("scopes", String[].class)), row.get("created_at", Instant.class),
-				row.get("last_used_at", Instant.class), row.get("expires_at", Instant.class),
-				row.get("revoked_at", Instant.class));
+		return new KeyRow(row.get("id", UUID.class), row.get("partner_id", UUID.class),
+				row.get("key_hash", byte[].class), row.get("prefix", String.class),
+				row.get("secret_ciphertext", byte[].class), Arrays.asList(row.get("scopes", String[].class)),
+				row.get("created_at", Instant.class), row.get("last_used_at", Instant.class),
+				row.get("expires_at", Instant.class), row.get("revoked_at", Instant.class));
 	}
 
 }

@@ -18,9 +18,10 @@ import com.healthpartner.api.web.ProblemType;
 import com.healthpartner.api.web.Timestamps;
 
 /**
- * The steps of onboarding that span registrations, partners and keys, each in one transaction.
- * Changes that affect access are announced with {@code NOTIFY} inside the transaction and applied to
- * this instance's cache before the administrator gets the answer.
+ * The steps of onboarding that span registrations, partners and keys, each in one
+ * transaction. Changes that affect access are announced with {@code NOTIFY} inside the
+ * transaction and applied to this instance's cache before the administrator gets the
+ * answer.
  */
 @Service
 class Onboarding {

@@ -23,10 +23,11 @@ class PartnerRepository {
 	}
 
 	Mono<PartnerRow> insert(PartnerRow row) {
-		return this.db.sql("""
-				insert into partners (id, registration_id, partner_name, email, plan, status, scopes, signing_required, created_at)
-				values (:id, :registrationId, :partnerName, :email, :plan, :status, :scopes, :signingRequired, :createdAt)
-				""")
+		return this.db
+			.sql("""
+					insert into partners (id, registration_id, partner_name, email, plan, status, scopes, signing_required, created_at)
+					values (:id, :registrationId, :partnerName, :email, :plan, :status, :scopes, :signingRequired, :createdAt)
+					""")
 			.bind("id", row.id())
 			.bind("registrationId", row.registrationId())
 			.bind("partnerName", row.partnerName())
@@ -56,12 +57,16 @@ class PartnerRepository {
 		return spec.bind("limit", limit).map(PartnerRepository::row).all();
 	}
 
-	/** Saves plan, scopes, status and signing, and tells every instance in the same transaction. */
+	/**
+	 * Saves plan, scopes, status and signing, and tells every instance in the same
+	 * transaction.
+	 */
 	Mono<PartnerRow> update(PartnerRow row) {
-		return this.db.sql("""
-				update partners set plan = :plan, scopes = :scopes, status = :status, signing_required = :signingRequired
-				where id = :id
-				""")
+		return this.db
+			.sql("""
+					update partners set plan = :plan, scopes = :scopes, status = :status, signing_required = :signingRequired
+					where id = :id
+					""")
 			.bind("id", row.id())
 			.bind("plan", row.plan())
 			.bind("scopes", row.scopes().toArray(String[]::new))
@@ -72,7 +77,10 @@ class PartnerRepository {
 			.thenReturn(row);
 	}
 
-	/** {@code NOTIFY} is delivered at commit, so other instances never see a change that rolled back. */
+	/**
+	 * {@code NOTIFY} is delivered at commit, so other instances never see a change that
+	 * rolled back.
+	 */
 	Mono<Void> notifyChanged(UUID partnerId) {
 		return this.db.sql("select pg_notify('access_changed', :partnerId)")
 			.bind("partnerId", partnerId.toString())

@@ -35,8 +35,8 @@ class RegistrationRepository {
 			.bind("createdAt", row.createdAt())
 			.then()
 			.thenReturn(row)
-			.onErrorMap(DataIntegrityViolationException.class, (ex) -> new ApiException(
-					ProblemType.REGISTRATION_EXISTS, "A pending or approved registration already has this email"));
+			.onErrorMap(DataIntegrityViolationException.class, (ex) -> new ApiException(ProblemType.REGISTRATION_EXISTS,
+					"A pending or approved registration already has this email"));
 	}
 
 	Flux<RegistrationRow> list(String status, Cursors.Position after, int limit) {
@@ -60,16 +60,16 @@ class RegistrationRepository {
 			.one();
 	}
 
-	/** Moves a pending registration on; empty when it was not pending (someone decided first). */
+	/**
+	 * Moves a pending registration on; empty when it was not pending (someone decided
+	 * first).
+	 */
 	Mono<RegistrationRow> decide(UUID id, String status, String reason, UUID partnerId, Instant at) {
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
 				update registrations set status = :status, reason = :reason, partner_id = :partnerId, decided_at = :at
 				where id = :id and status = 'pending'
 				returning *
-				""")
-			.bind("id", id)
-			.bind("status", status)
-			.bind("at", at);
+				""").bind("id", id).bind("status", status).bind("at", at);
 		spec = (reason != null) ? spec.bind("reason", reason) : spec.bindNull("reason", String.class);
 		spec = (partnerId != null) ? spec.bind("partnerId", partnerId) : spec.bindNull("partnerId", UUID.class);
 		return spec.map(RegistrationRepository::row).one();

@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * AES-GCM for partner secrets at rest. The server must verify HMAC signatures, so secrets are
- * encrypted, never hashed. Stored form: 12-byte nonce followed by ciphertext and tag.
+ * AES-GCM for partner secrets at rest. The server must verify HMAC signatures, so secrets
+ * are encrypted, never hashed. Stored form: 12-byte nonce followed by ciphertext and tag.
  */
 @Component
 public class SecretCipher {

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Plans and per-IP limits. {@code APP_PLANS} is {@code name=requests per minute}, comma-separated.
+ * Plans and per-IP limits. {@code APP_PLANS} is {@code name=requests per minute},
+ * comma-separated.
  */
 @ConfigurationProperties("app")
 public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") String plans,
@@ -27,7 +28,8 @@ public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") Str
 			throw new IllegalArgumentException("APP_REGISTRATION_LIMIT_PER_HOUR must be a positive number");
 		}
 		if (!"local".equals(rateLimitStore) && !"redis".equals(rateLimitStore)) {
-			throw new IllegalArgumentException("APP_RATE_LIMIT_STORE must be local or redis (was " + rateLimitStore + ")");
+			throw new IllegalArgumentException(
+					"APP_RATE_LIMIT_STORE must be local or redis (was " + rateLimitStore + ")");
 		}
 	}
 
@@ -48,17 +50,20 @@ public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") Str
 		for (String entry : plans.split(",")) {
 			String[] parts = entry.trim().split("=");
 			if (parts.length != 2 || !PLAN_NAME.matcher(parts[0].trim()).matches()) {
-				throw new IllegalArgumentException("APP_PLANS entry '" + entry.trim() + "' must be name=requests per minute");
+				throw new IllegalArgumentException(
+						"APP_PLANS entry '" + entry.trim() + "' must be name=requests per minute");
 			}
 			int limit;
 			try {
 				limit = Integer.parseInt(parts[1].trim());
 			}
 			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException("APP_PLANS entry '" + entry.trim() + "' needs a whole number of requests per minute");
+				throw new IllegalArgumentException(
+						"APP_PLANS entry '" + entry.trim() + "' needs a whole number of requests per minute");
 			}
 			if (limit < 1) {
-				throw new IllegalArgumentException("APP_PLANS entry '" + entry.trim() + "' must allow at least 1 request per minute");
+				throw new IllegalArgumentException(
+						"APP_PLANS entry '" + entry.trim() + "' must allow at least 1 request per minute");
 			}
 			limits.put(parts[0].trim(), limit);
 		}

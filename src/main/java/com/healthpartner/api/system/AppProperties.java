@@ -7,8 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Typed, validated settings of the service. Each failure names the environment variable an operator
- * sets, because that is what the operator will look for.
+ * Typed, validated settings of the service. Each failure names the environment variable
+ * an operator sets, because that is what the operator will look for.
  */
 @ConfigurationProperties("app")
 public record AppProperties(String adminToken, String secretEncryptionKey,

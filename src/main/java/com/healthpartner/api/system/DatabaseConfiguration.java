@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Bounded waits on PostgreSQL: connecting and every statement have a time limit, so that an outage
- * becomes a quick 503 instead of a hanging request.
+ * Bounded waits on PostgreSQL: connecting and every statement have a time limit, so that
+ * an outage becomes a quick 503 instead of a hanging request.
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {

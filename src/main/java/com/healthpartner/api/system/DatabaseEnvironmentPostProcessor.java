@@ -27,11 +27,11 @@ import org.springframework.util.ClassUtils;
 /**
  * Prepares the database settings before the application context exists.
  * <ul>
- * <li>Flyway runs over JDBC; its URL is derived from {@code SPRING_R2DBC_*} so operators set one
- * database URL only.</li>
- * <li>Outside the {@code prod} profile, missing secrets are generated once and kept in the dev data
- * folder, and without a database URL an embedded PostgreSQL is started whose data survives
- * restarts.</li>
+ * <li>Flyway runs over JDBC; its URL is derived from {@code SPRING_R2DBC_*} so operators
+ * set one database URL only.</li>
+ * <li>Outside the {@code prod} profile, missing secrets are generated once and kept in
+ * the dev data folder, and without a database URL an embedded PostgreSQL is started whose
+ * data survives restarts.</li>
  * </ul>
  */
 class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
@@ -67,13 +67,14 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor, Orde
 						+ dataDir.resolve("postgres").toAbsolutePath() + ")");
 			}
 		}
-		String r2dbcUrl = (String) derived.getOrDefault("spring.r2dbc.url", environment.getProperty("spring.r2dbc.url"));
+		String r2dbcUrl = (String) derived.getOrDefault("spring.r2dbc.url",
+				environment.getProperty("spring.r2dbc.url"));
 		if (r2dbcUrl != null && !environment.containsProperty("spring.flyway.url")) {
 			derived.put("spring.flyway.url", JdbcUrls.fromR2dbc(r2dbcUrl));
-			derived.put("spring.flyway.user",
-					derived.getOrDefault("spring.r2dbc.username", environment.getProperty("spring.r2dbc.username", "")));
-			derived.put("spring.flyway.password",
-					derived.getOrDefault("spring.r2dbc.password", environment.getProperty("spring.r2dbc.password", "")));
+			derived.put("spring.flyway.user", derived.getOrDefault("spring.r2dbc.username",
+					environment.getProperty("spring.r2dbc.username", "")));
+			derived.put("spring.flyway.password", derived.getOrDefault("spring.r2dbc.password",
+					environment.getProperty("spring.r2dbc.password", "")));
 		}
 		if (!derived.isEmpty()) {
 			environment.getPropertySources().addFirst(new MapPropertySource("healthPartnerDerived", derived));
@@ -111,7 +112,8 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor, Orde
 				secrets.setProperty("secret-encryption-key", randomBase64(random, 32));
 				Files.createDirectories(file.getParent());
 				try (OutputStream out = Files.newOutputStream(file)) {
-					secrets.store(out, "Generated for development runs only; prod sets APP_ADMIN_TOKEN and APP_SECRET_ENCRYPTION_KEY");
+					secrets.store(out,
+							"Generated for development runs only; prod sets APP_ADMIN_TOKEN and APP_SECRET_ENCRYPTION_KEY");
 				}
 			}
 			return secrets;

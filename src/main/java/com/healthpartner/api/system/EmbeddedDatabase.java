@@ -11,9 +11,9 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.boot.SpringApplication;
 
 /**
- * The embedded PostgreSQL of development runs. Only loaded when zonky's library is on the class path
- * (it is not in the production jar). It stops with the application context, after the web server has
- * drained, so no in-flight request loses its database.
+ * The embedded PostgreSQL of development runs. Only loaded when zonky's library is on the
+ * class path (it is not in the production jar). It stops with the application context,
+ * after the web server has drained, so no in-flight request loses its database.
  */
 final class EmbeddedDatabase {
 

@@ -21,8 +21,8 @@ final class JdbcUrls {
 			rest = url.substring("r2dbc:pool:postgresql://".length());
 		}
 		else {
-			throw new IllegalArgumentException(
-					"SPRING_R2DBC_URL must start with r2dbc:postgresql:// (was " + url.replaceAll("//[^@/]*@", "//***@") + ")");
+			throw new IllegalArgumentException("SPRING_R2DBC_URL must start with r2dbc:postgresql:// (was "
+					+ url.replaceAll("//[^@/]*@", "//***@") + ")");
 		}
 		int at = rest.indexOf('@');
 		int slash = rest.indexOf('/');

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An error a partner can act on; the error handler renders it as problem+json with its stable code.
+ * An error a partner can act on; the error handler renders it as problem+json with its
+ * stable code.
  */
 public class ApiException extends RuntimeException {
 

@@ -17,9 +17,10 @@ import org.springframework.stereotype.Component;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * Opaque keyset cursors: the position (time, id) of the last record of a page, with an HMAC over the
- * position and the query it belongs to (partner, path, filters). A cursor that was altered, or that is
- * sent with another query or by another partner, does not verify.
+ * Opaque keyset cursors: the position (time, id) of the last record of a page, with an
+ * HMAC over the position and the query it belongs to (partner, path, filters). A cursor
+ * that was altered, or that is sent with another query or by another partner, does not
+ * verify.
  */
 @Component
 public class Cursors {
@@ -44,7 +45,10 @@ public class Cursors {
 		return ENCODER.encodeToString(ByteBuffer.allocate(24 + MAC_BYTES).put(position.array()).put(signature).array());
 	}
 
-	/** The position of a cursor sent by a client, or a 400 naming the {@code cursor} parameter. */
+	/**
+	 * The position of a cursor sent by a client, or a 400 naming the {@code cursor}
+	 * parameter.
+	 */
 	public Position decode(String query, String cursor) {
 		byte[] raw;
 		try {
@@ -67,11 +71,12 @@ public class Cursors {
 
 	private byte[] sign(String query, byte[] position) {
 		byte[] queryBytes = query.getBytes(StandardCharsets.UTF_8);
-		return mac(this.key, ByteBuffer.allocate(queryBytes.length + 1 + position.length)
-			.put(queryBytes)
-			.put((byte) 0)
-			.put(position)
-			.array());
+		return mac(this.key,
+				ByteBuffer.allocate(queryBytes.length + 1 + position.length)
+					.put(queryBytes)
+					.put((byte) 0)
+					.put(position)
+					.array());
 	}
 
 	private static byte[] mac(SecretKeySpec key, byte[] data) {

@@ -13,8 +13,9 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
- * Tells a database that cannot be reached (refused, closed, pool exhausted, statement timeout) from
- * every other failure: the former is a 503 a client may retry, the latter a 500.
+ * Tells a database that cannot be reached (refused, closed, pool exhausted, statement
+ * timeout) from every other failure: the former is a 503 a client may retry, the latter a
+ * 500.
  */
 final class DatabaseFailures {
 

@@ -24,10 +24,10 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * Reads a request body as one JSON object, in the order of the contract: content type (415), size
- * (413, before anything is parsed), syntax, duplicate keys and depth (400 {@code malformed_json}).
- * Numbers with a fraction or exponent are kept as exact decimals so {@code 1e999} is seen as the
- * non-finite value it is rather than silently rounded.
+ * Reads a request body as one JSON object, in the order of the contract: content type
+ * (415), size (413, before anything is parsed), syntax, duplicate keys and depth (400
+ * {@code malformed_json}). Numbers with a fraction or exponent are kept as exact decimals
+ * so {@code 1e999} is seen as the non-finite value it is rather than silently rounded.
  */
 @Component
 public class JsonBodies {
@@ -59,7 +59,10 @@ public class JsonBodies {
 		});
 	}
 
-	/** The body as an object, or an empty object when no body was sent (for bodies that are optional). */
+	/**
+	 * The body as an object, or an empty object when no body was sent (for bodies that
+	 * are optional).
+	 */
 	public Mono<ObjectNode> readOptionalObject(ServerRequest request) {
 		if (request.headers().contentLength().orElse(-1) == 0
 				|| (request.headers().contentLength().isEmpty() && request.headers().contentType().isEmpty()

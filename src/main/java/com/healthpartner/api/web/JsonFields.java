@@ -6,8 +6,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Small readers of request fields that add to {@link FieldErrors} instead of failing at the first
- * bad field.
+ * Small readers of request fields that add to {@link FieldErrors} instead of failing at
+ * the first bad field.
  */
 public final class JsonFields {
 
@@ -23,7 +23,10 @@ public final class JsonFields {
 		}
 	}
 
-	/** A required string, trimmed, of {@code min..max} characters; null (with an error) otherwise. */
+	/**
+	 * A required string, trimmed, of {@code min..max} characters; null (with an error)
+	 * otherwise.
+	 */
 	public static String requiredText(ObjectNode body, String name, int min, int max, FieldErrors errors) {
 		JsonNode node = body.get(name);
 		if (node == null || node.isNull()) {

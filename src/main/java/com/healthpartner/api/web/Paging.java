@@ -10,8 +10,8 @@ import java.time.Instant;
 import org.springframework.web.reactive.function.server.ServerRequest;
 
 /**
- * The {@code limit} and {@code cursor} parameters of every list, and the step from a page of rows
- * (fetched with one row more than asked) to its answer.
+ * The {@code limit} and {@code cursor} parameters of every list, and the step from a page
+ * of rows (fetched with one row more than asked) to its answer.
  */
 public final class Paging {
 
@@ -42,8 +42,8 @@ public final class Paging {
 	}
 
 	/**
-	 * Turns {@code limit + 1} fetched rows into a page: the extra row only tells that a next page
-	 * exists, and the cursor points after the last row shown.
+	 * Turns {@code limit + 1} fetched rows into a page: the extra row only tells that a
+	 * next page exists, and the cursor points after the last row shown.
 	 */
 	public static <R, T> Page<T> page(List<R> rows, int limit, Function<R, T> view, Function<R, Instant> at,
 			Function<R, UUID> id, Cursors cursors, String query) {

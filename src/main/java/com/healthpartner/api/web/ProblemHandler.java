@@ -33,9 +33,9 @@ import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * The one place where every failure, from handlers, filters and the framework, becomes an RFC 9457
- * problem+json answer with a stable {@code code} and the request id. Stack traces and SQL stay in the
- * log.
+ * The one place where every failure, from handlers, filters and the framework, becomes an
+ * RFC 9457 problem+json answer with a stable {@code code} and the request id. Stack
+ * traces and SQL stay in the log.
  */
 @Component
 @Order(-2)

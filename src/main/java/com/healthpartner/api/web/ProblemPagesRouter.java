@@ -19,9 +19,11 @@ class ProblemPagesRouter {
 	@Bean
 	RouterFunction<ServerResponse> problemPages() {
 		return RouterFunctions.route()
-			.GET("/problems/{code}", (request) -> ProblemType.fromCode(request.pathVariable("code"))
-				.map((type) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).bodyValue(page(type)))
-				.orElseGet(() -> Mono.error(ApiException.notFound("No problem is called " + request.pathVariable("code")))))
+			.GET("/problems/{code}",
+					(request) -> ProblemType.fromCode(request.pathVariable("code"))
+						.map((type) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).bodyValue(page(type)))
+						.orElseGet(() -> Mono
+							.error(ApiException.notFound("No problem is called " + request.pathVariable("code")))))
 			.build();
 	}
 
@@ -33,7 +35,8 @@ class ProblemPagesRouter {
 				<body><h1>%s</h1><p>HTTP status %d, code <code>%s</code></p><p>%s</p>
 				<p>Every error body is application/problem+json with <code>code</code>, <code>detail</code> and
 				<code>request_id</code>; quote the request id when you contact support.</p></body></html>
-				""".formatted(title, title, type.status().value(), type.code(), HtmlUtils.htmlEscape(type.description()));
+				""".formatted(title, title, type.status().value(), type.code(),
+				HtmlUtils.htmlEscape(type.description()));
 	}
 
 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 import org.springframework.http.HttpStatus;
 
 /**
- * The stable problem codes of the contract, with the text of their {@code /problems/{code}} pages.
+ * The stable problem codes of the contract, with the text of their
+ * {@code /problems/{code}} pages.
  */
 public enum ProblemType {
 

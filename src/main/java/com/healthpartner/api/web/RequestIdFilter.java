@@ -13,8 +13,8 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * First filter of every request: gives it an id, echoes the id on the response whatever happens
- * later, and writes one access log line (never a header value or a body).
+ * First filter of every request: gives it an id, echoes the id on the response whatever
+ * happens later, and writes one access log line (never a header value or a body).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The request id of an exchange: the client's own when it is sane, otherwise a generated one.
+ * The request id of an exchange: the client's own when it is sane, otherwise a generated
+ * one.
  */
 public final class RequestIds {
 

@@ -11,8 +11,9 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Helpers for functional routes. Functional routers only see matches, so each router ends its paths
- * with {@link #otherMethods} to answer 405 with {@code Allow} instead of a misleading 404.
+ * Helpers for functional routes. Functional routers only see matches, so each router ends
+ * its paths with {@link #otherMethods} to answer 405 with {@code Allow} instead of a
+ * misleading 404.
  */
 public final class Routes {
 

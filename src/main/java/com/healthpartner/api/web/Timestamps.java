@@ -6,7 +6,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 
 /**
- * RFC 3339 in UTC with a Z and exactly three fraction digits, as every response shows time.
+ * RFC 3339 in UTC with a Z and exactly three fraction digits, as every response shows
+ * time.
  */
 public final class Timestamps {
 

@@ -16,8 +16,9 @@ import com.healthpartner.api.support.ServiceInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An administrator's change made through one instance closes access on another instance that had
- * the key cached: PostgreSQL NOTIFY reaches it within milliseconds, long before its cache expires.
+ * An administrator's change made through one instance closes access on another instance
+ * that had the key cached: PostgreSQL NOTIFY reaches it within milliseconds, long before
+ * its cache expires.
  */
 class AccessChangesAcrossInstancesTest extends IntegrationTest {
 
@@ -26,7 +27,8 @@ class AccessChangesAcrossInstancesTest extends IntegrationTest {
 	@BeforeAll
 	static void startSecondInstance() {
 		other = ServiceInstance.start(Map.of());
-		// the point is that the other instance serves keys from its cache: wait until it trusts it
+		// the point is that the other instance serves keys from its cache: wait until it
+		// trusts it
 		KeyCache cache = other.context().getBean(KeyCache.class);
 		assertThat(within(Duration.ofSeconds(10), cache::listening)).isTrue();
 	}
@@ -72,7 +74,10 @@ class AccessChangesAcrossInstancesTest extends IntegrationTest {
 			.value();
 	}
 
-	/** NOTIFY is asynchronous: the other instance must see it promptly, not necessarily at once. */
+	/**
+	 * NOTIFY is asynchronous: the other instance must see it promptly, not necessarily at
+	 * once.
+	 */
 	private static boolean within(Duration limit, Supplier<Boolean> condition) {
 		Instant deadline = Instant.now().plus(limit);
 		while (Instant.now().isBefore(deadline)) {

@@ -19,7 +19,8 @@ import com.healthpartner.api.support.Partners.Credentials;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keys are stored as a hash and a display prefix, secrets encrypted; neither reaches a log line.
+ * Keys are stored as a hash and a display prefix, secrets encrypted; neither reaches a
+ * log line.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class CredentialsAtRestTest extends IntegrationTest {
@@ -35,7 +36,8 @@ class CredentialsAtRestTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		this.client.get().uri("/api/v1/auth/me").header("x-api-key", partner.apiKey()).exchange().expectStatus().isOk();
 
-		this.db.sql("select key_hash, prefix, secret_ciphertext, api_keys::text as row_text from api_keys where partner_id = :id")
+		this.db.sql(
+				"select key_hash, prefix, secret_ciphertext, api_keys::text as row_text from api_keys where partner_id = :id")
 			.bind("id", java.util.UUID.fromString(partner.partnerId()))
 			.map((row) -> Map.of("hash", row.get("key_hash", byte[].class), "prefix", row.get("prefix", String.class),
 					"secret", row.get("secret_ciphertext", byte[].class), "text", row.get("row_text", String.class)))

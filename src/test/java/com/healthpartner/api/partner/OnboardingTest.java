@@ -44,7 +44,10 @@ class OnboardingTest extends IntegrationTest {
 			.value(matchesPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"));
 
 		List<Map<String, Object>> pending = pendingRegistrations();
-		Map<String, Object> mine = pending.stream().filter((r) -> email.equals(r.get("email"))).findFirst().orElseThrow();
+		Map<String, Object> mine = pending.stream()
+			.filter((r) -> email.equals(r.get("email")))
+			.findFirst()
+			.orElseThrow();
 		String registrationId = (String) mine.get("registration_id");
 
 		Credentials credentials = this.partners.approve(registrationId,
@@ -178,11 +181,7 @@ class OnboardingTest extends IntegrationTest {
 			.expectStatus()
 			.isNoContent();
 
-		me(first.apiKey()).expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_api_key");
+		me(first.apiKey()).expectStatus().isUnauthorized().expectBody().jsonPath("$.code").isEqualTo("invalid_api_key");
 		me(second.apiKey()).expectStatus().isOk();
 		Partners.admin(this.client.get().uri("/admin/v1/partners/{id}", first.partnerId()))
 			.exchange()
@@ -203,7 +202,8 @@ class OnboardingTest extends IntegrationTest {
 	void revokingAnUnknownKeyIsNotFound() {
 		Credentials partner = this.partners.onboard();
 		Credentials other = this.partners.onboard();
-		Partners.admin(this.client.delete().uri("/admin/v1/partners/{id}/keys/{key}", partner.partnerId(), other.keyId()))
+		Partners
+			.admin(this.client.delete().uri("/admin/v1/partners/{id}/keys/{key}", partner.partnerId(), other.keyId()))
 			.exchange()
 			.expectStatus()
 			.isNotFound();
@@ -239,13 +239,23 @@ class OnboardingTest extends IntegrationTest {
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).contains("metrics:write"));
 		Credentials writer = this.partners.onboard("default", "metrics:write");
-		this.client.get().uri(TestBeans.SCOPED_PATH).header("x-api-key", writer.apiKey()).exchange().expectStatus().isOk();
+		this.client.get()
+			.uri(TestBeans.SCOPED_PATH)
+			.header("x-api-key", writer.apiKey())
+			.exchange()
+			.expectStatus()
+			.isOk();
 	}
 
 	@Test
 	void narrowingThePartnersScopesNarrowsItsKeysOnTheNextRequest() {
 		Credentials partner = this.partners.onboard();
-		this.client.get().uri(TestBeans.SCOPED_PATH).header("x-api-key", partner.apiKey()).exchange().expectStatus().isOk();
+		this.client.get()
+			.uri(TestBeans.SCOPED_PATH)
+			.header("x-api-key", partner.apiKey())
+			.exchange()
+			.expectStatus()
+			.isOk();
 		this.partners.patch(partner.partnerId(), Map.of("scopes", List.of("metrics:read")));
 		this.client.get()
 			.uri(TestBeans.SCOPED_PATH)
@@ -303,7 +313,8 @@ class OnboardingTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		Partners.admin(this.client.patch().uri("/admin/v1/partners/{id}", partner.partnerId()))
 			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(Map.of("plan", "platinum", "scopes", List.of("admin"), "status", "gone", "signing_required", "yes"))
+			.bodyValue(
+					Map.of("plan", "platinum", "scopes", List.of("admin"), "status", "gone", "signing_required", "yes"))
 			.exchange()
 			.expectStatus()
 			.isBadRequest()
@@ -334,7 +345,8 @@ class OnboardingTest extends IntegrationTest {
 		List<Map<String, Object>> all = new java.util.ArrayList<>();
 		String cursor = null;
 		do {
-			String uri = "/admin/v1/registrations?status=pending&limit=1000" + ((cursor != null) ? "&cursor=" + cursor : "");
+			String uri = "/admin/v1/registrations?status=pending&limit=1000"
+					+ ((cursor != null) ? "&cursor=" + cursor : "");
 			Map<String, Object> page = Partners.admin(this.client.get().uri(uri))
 				.header(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE)
 				.exchange()

@@ -14,8 +14,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * Base of the full-application tests: the whole service on a random port, through every filter, on
- * real PostgreSQL (and Redis) from {@link TestInfrastructure}. All subclasses share one context.
+ * Base of the full-application tests: the whole service on a random port, through every
+ * filter, on real PostgreSQL (and Redis) from {@link TestInfrastructure}. All subclasses
+ * share one context.
  */
 @Import(TestBeans.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

@@ -7,8 +7,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * The service's clock in tests: the real time plus an offset a test may move forward, so expiry and
- * windows are tested without sleeping.
+ * The service's clock in tests: the real time plus an offset a test may move forward, so
+ * expiry and windows are tested without sleeping.
  */
 public final class MutableClock extends Clock {
 

@@ -11,8 +11,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Onboards fresh partners through the public and admin routes, as a partner and an administrator
- * would; every test gets its own partner instead of cleaning tables.
+ * Onboards fresh partners through the public and admin routes, as a partner and an
+ * administrator would; every test gets its own partner instead of cleaning tables.
  */
 public final class Partners {
 
@@ -51,7 +51,10 @@ public final class Partners {
 		return Credentials.of(body);
 	}
 
-	/** A new active partner on the given plan with the given scopes (all four when none are named). */
+	/**
+	 * A new active partner on the given plan with the given scopes (all four when none
+	 * are named).
+	 */
 	public Credentials onboard(String plan, String... scopes) {
 		String unique = UUID.randomUUID().toString().substring(0, 12);
 		String registration = register("ops+" + unique + "@gym.example", "Gym " + unique);

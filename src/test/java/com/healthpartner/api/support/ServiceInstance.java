@@ -11,8 +11,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import com.healthpartner.api.HealthPartnerApplication;
 
 /**
- * One more running instance of the service, for tests about several instances behind a load
- * balancer: same PostgreSQL as the shared test context, own port, own caches and limiters.
+ * One more running instance of the service, for tests about several instances behind a
+ * load balancer: same PostgreSQL as the shared test context, own port, own caches and
+ * limiters.
  */
 public final class ServiceInstance implements AutoCloseable {
 
@@ -43,8 +44,8 @@ public final class ServiceInstance implements AutoCloseable {
 		properties.put("spring.flyway.user", db.username());
 		properties.put("spring.flyway.password", db.password());
 		properties.putAll(overrides);
-		return new ServiceInstance(new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties)
-			.run());
+		return new ServiceInstance(
+				new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties).run());
 	}
 
 	public WebTestClient client() {

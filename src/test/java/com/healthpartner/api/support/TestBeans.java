@@ -12,8 +12,8 @@ import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.access.Scopes;
 
 /**
- * Beans every full-application test shares: a clock tests can move, and a route declared here to
- * prove the per-route scope check independently of the health routes.
+ * Beans every full-application test shares: a clock tests can move, and a route declared
+ * here to prove the per-route scope check independently of the health routes.
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestBeans {
@@ -29,7 +29,8 @@ public class TestBeans {
 	@Bean
 	RouterFunction<ServerResponse> scopedTestRoute() {
 		return RouterFunctions.route()
-			.GET(SCOPED_PATH, (request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue("{\"ok\":true}"))
+			.GET(SCOPED_PATH,
+					(request) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue("{\"ok\":true}"))
 			.filter(Scopes.require(Scope.METRICS_WRITE))
 			.build();
 	}

@@ -11,10 +11,10 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 import redis.embedded.RedisServer;
 
 /**
- * The one place that decides where tests get PostgreSQL and Redis: Testcontainers (PostgreSQL 15,
- * Redis 7) when a Docker engine answers, otherwise real servers started from Maven artifacts (zonky's
- * embedded PostgreSQL 15, embedded-redis). Each is started once per JVM and shared by every test, so
- * one Spring context serves them all.
+ * The one place that decides where tests get PostgreSQL and Redis: Testcontainers
+ * (PostgreSQL 15, Redis 7) when a Docker engine answers, otherwise real servers started
+ * from Maven artifacts (zonky's embedded PostgreSQL 15, embedded-redis). Each is started
+ * once per JVM and shared by every test, so one Spring context serves them all.
  */
 public final class TestInfrastructure {
 

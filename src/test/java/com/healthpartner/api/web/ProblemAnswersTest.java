@@ -16,8 +16,8 @@ import com.healthpartner.api.support.Partners.Credentials;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every refusal is problem+json with a stable code and the request id, whether a handler, a filter or
- * the framework refused; and a refused registration writes nothing.
+ * Every refusal is problem+json with a stable code and the request id, whether a handler,
+ * a filter or the framework refused; and a refused registration writes nothing.
  */
 class ProblemAnswersTest extends IntegrationTest {
 
@@ -268,11 +268,7 @@ class ProblemAnswersTest extends IntegrationTest {
 			.expectBody()
 			.jsonPath("$.code")
 			.isEqualTo("invalid_admin_token");
-		this.client.get()
-			.uri("/admin/v1/nothing-here")
-			.exchange()
-			.expectStatus()
-			.isUnauthorized();
+		this.client.get().uri("/admin/v1/nothing-here").exchange().expectStatus().isUnauthorized();
 	}
 
 	@Test
