@@ -63,6 +63,8 @@ class OnboardingTest extends IntegrationTest {
 			.exchange()
 			.expectStatus()
 			.isOk()
+			.expectHeader()
+			.valueEquals("Cache-Control", "no-store")
 			.expectBody()
 			.jsonPath("$.partner_id")
 			.isEqualTo(credentials.partnerId())

@@ -21,10 +21,24 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @Import(TestBeans.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "app.dev.embedded-database=false", "app.admin-token=" + IntegrationTest.ADMIN_TOKEN,
-				"app.secret-encryption-key=" + IntegrationTest.ENCRYPTION_KEY })
+				"app.secret-encryption-key=" + IntegrationTest.ENCRYPTION_KEY, "app.plans=" + IntegrationTest.PLANS,
+				"app.anonymous-limit-per-minute=" + IntegrationTest.PER_IP_LIMIT,
+				"app.registration-limit-per-hour=" + IntegrationTest.PER_IP_LIMIT })
 public abstract class IntegrationTest {
 
 	public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+
+	/**
+	 * The contract's plans plus {@code loadtest}, for tests that send more than a default
+	 * partner's 60 requests a minute.
+	 */
+	public static final String PLANS = "default=60,enterprise=300,loadtest=1000000";
+
+	/**
+	 * Every test client comes from 127.0.0.1: the shared context must not limit it per
+	 * IP. Tests of the per-IP limits start their own instance with low limits.
+	 */
+	public static final String PER_IP_LIMIT = "1000000";
 
 	public static final String ENCRYPTION_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 

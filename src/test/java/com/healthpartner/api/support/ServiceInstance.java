@@ -37,6 +37,9 @@ public final class ServiceInstance implements AutoCloseable {
 		properties.put("app.dev.embedded-database", "false");
 		properties.put("app.admin-token", IntegrationTest.ADMIN_TOKEN);
 		properties.put("app.secret-encryption-key", IntegrationTest.ENCRYPTION_KEY);
+		properties.put("app.plans", IntegrationTest.PLANS);
+		properties.put("app.anonymous-limit-per-minute", IntegrationTest.PER_IP_LIMIT);
+		properties.put("app.registration-limit-per-hour", IntegrationTest.PER_IP_LIMIT);
 		properties.put("spring.r2dbc.url", db.r2dbcUrl());
 		properties.put("spring.r2dbc.username", db.username());
 		properties.put("spring.r2dbc.password", db.password());
