@@ -49,8 +49,11 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 
 	private final String problemBase;
 
-	ProblemHandler(JsonMapper mapper, AppProperties properties) {
+	private final Rejections rejections;
+
+	ProblemHandler(JsonMapper mapper, AppProperties properties, Rejections rejections) {
 		this.mapper = mapper;
+		this.rejections = rejections;
 		this.problemBase = properties.publicBaseUrl() + "/problems/";
 	}
 
@@ -61,6 +64,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			return Mono.error(failure);
 		}
 		ApiException problem = toProblem(exchange, failure);
+		this.rejections.count(problem.type());
 		response.setStatusCode(problem.type().status());
 		HttpHeaders headers = response.getHeaders();
 		headers.remove(HttpHeaders.CONTENT_LENGTH);
