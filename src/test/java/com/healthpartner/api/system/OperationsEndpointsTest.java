@@ -30,6 +30,18 @@ class OperationsEndpointsTest extends IntegrationTest {
 	}
 
 	@Test
+	void readinessIncludesTheDatabase() {
+		this.client.get()
+			.uri("/actuator/health/readiness")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.components.r2dbc.status")
+			.isEqualTo("UP");
+	}
+
+	@Test
 	void prometheusShowsLatencyHistogramsPerRouteAndStatusAndRejectionsByReason() {
 		Credentials partner = this.partners.onboard();
 		this.client.get().uri("/api/v1/auth/me").header("x-api-key", partner.apiKey()).exchange().expectStatus().isOk();
