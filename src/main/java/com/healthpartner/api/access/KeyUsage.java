@@ -14,6 +14,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -84,6 +85,12 @@ class KeyUsage implements SmartLifecycle {
 	public void stop() {
 		stop(() -> {
 		});
+	}
+
+	/** Stops after the web server has finished its in-flight requests, whose uses count too. */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
 	}
 
 	@Override

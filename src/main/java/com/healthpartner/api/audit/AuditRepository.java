@@ -1,0 +1,84 @@
+package com.healthpartner.api.audit;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+
+import com.healthpartner.api.web.Cursors;
+
+@Repository
+class AuditRepository {
+
+	private final DatabaseClient db;
+
+	AuditRepository(DatabaseClient db) {
+		this.db = db;
+	}
+
+	/** One statement for the whole batch; arrays travel as text and are cast in SQL. */
+	Mono<Void> insert(List<AuditEvent> events) {
+		return this.db
+			.sql("""
+					insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+					select * from unnest(cast(:ids as uuid[]), cast(:ats as timestamptz[]), cast(:partners as uuid[]),
+					                     cast(:keys as uuid[]), cast(:users as text[]), cast(:actions as text[]),
+					                     cast(:resources as text[]), cast(:counts as bigint[]), cast(:requests as text[]))
+					""")
+			.bind("ids", strings(events, (e) -> e.id().toString()))
+			.bind("ats", strings(events, (e) -> e.at().toString()))
+			.bind("partners", strings(events, (e) -> e.partnerId().toString()))
+			.bind("keys", strings(events, (e) -> e.keyId().toString()))
+			.bind("users", strings(events, AuditEvent::userId))
+			.bind("actions", strings(events, (e) -> e.action().value()))
+			.bind("resources", strings(events, AuditEvent::resource))
+			.bind("counts", strings(events, (e) -> Long.toString(e.recordCount())))
+			.bind("requests", strings(events, AuditEvent::requestId))
+			.then();
+	}
+
+	/** Events in time order, filtered by whatever the administrator gave. */
+	Flux<AuditEvent> list(AuditQuery query, Cursors.Position after, int limit) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				select * from audit_events
+				where (cast(:partnerId as uuid) is null or partner_id = :partnerId)
+				  and (cast(:userId as text) is null or user_id = :userId)
+				  and (cast(:from as timestamptz) is null or at >= :from)
+				  and (cast(:to as timestamptz) is null or at <= :to)
+				  and (cast(:afterAt as timestamptz) is null or (at, id) > (:afterAt, :afterId))
+				order by at, id
+				limit :limit
+				""");
+		spec = bindOrNull(spec, "partnerId", query.partnerId(), UUID.class);
+		spec = bindOrNull(spec, "userId", query.userId(), String.class);
+		spec = bindOrNull(spec, "from", query.from(), Instant.class);
+		spec = bindOrNull(spec, "to", query.to(), Instant.class);
+		spec = bindOrNull(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
+		spec = bindOrNull(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
+		return spec.bind("limit", limit).map(AuditRepository::row).all();
+	}
+
+	private static <T> DatabaseClient.GenericExecuteSpec bindOrNull(DatabaseClient.GenericExecuteSpec spec, String name,
+			T value, Class<T> type) {
+		return (value != null) ? spec.bind(name, value) : spec.bindNull(name, type);
+	}
+
+	private static String[] strings(List<AuditEvent> events, java.util.function.Function<AuditEvent, String> field) {
+		return events.stream().map(field).toArray(String[]::new);
+	}
+
+	private static AuditEvent row(Readable row) {
+		Long count = row.get("record_count", Long.class);
+		return new AuditEvent(row.get("id", UUID.class), row.get("at", Instant.class),
+				row.get("partner_id", UUID.class), row.get("key_id", UUID.class), row.get("user_id", String.class),
+				AuditEvent.Action.valueOf(row.get("action", String.class).toUpperCase()),
+				row.get("resource", String.class), (count != null) ? count : 0, row.get("request_id", String.class));
+	}
+
+}
