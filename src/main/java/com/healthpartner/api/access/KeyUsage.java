@@ -87,7 +87,10 @@ class KeyUsage implements SmartLifecycle {
 		});
 	}
 
-	/** Stops after the web server has finished its in-flight requests, whose uses count too. */
+	/**
+	 * Stops after the web server has finished its in-flight requests, whose uses count
+	 * too.
+	 */
 	@Override
 	public int getPhase() {
 		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
