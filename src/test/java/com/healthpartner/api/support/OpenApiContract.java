@@ -38,7 +38,8 @@ public final class OpenApiContract {
 	 * Paths outside the contract: the route declared only by tests, and the documentation
 	 * itself ({@code /v3/api-docs}, the Swagger UI).
 	 */
-	static final List<String> EXEMPT_PREFIXES = List.of(TestBeans.SCOPED_PATH, "/v3/api-docs", "/docs", "/webjars/");
+	static final List<String> EXEMPT_PREFIXES = List.of(TestBeans.SCOPED_PATH, "/v3/api-docs", "/docs", "/swagger-ui/",
+			"/webjars/");
 
 	/**
 	 * Documented as required on every {@code /api/v1} answer, but sent only once the
