@@ -1,6 +1,5 @@
 package com.healthpartner.api.support;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -15,7 +14,6 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
 /**
@@ -30,24 +28,12 @@ public final class OpenApiContract {
 
 	public static final String DOCUMENT = "classpath:openapi/health-partner-api.yaml";
 
-	/** Headers any HTTP answer may carry without being documented. */
-	static final Set<String> GENERIC_HEADERS = Set.of("content-type", "content-length", "transfer-encoding", "date",
-			"connection", "keep-alive", "vary", "content-encoding");
-
 	/**
 	 * Paths outside the contract: the route declared only by tests, and the documentation
 	 * itself ({@code /v3/api-docs}, the Swagger UI).
 	 */
 	static final List<String> EXEMPT_PREFIXES = List.of(TestBeans.SCOPED_PATH, "/v3/api-docs", "/docs", "/swagger-ui/",
 			"/webjars/");
-
-	/**
-	 * Documented as required on every {@code /api/v1} answer, but sent only once the
-	 * traffic-control branch is merged: until then their values are checked when present
-	 * and their absence is tolerated. Empty this set after that merge.
-	 */
-	static final Set<String> NOT_YET_SENT = Set.of("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-			"ratelimit-policy", "ratelimit");
 
 	/** Headers every problem answer carries, whatever the path. */
 	private static final List<String> PROBLEM_HEADERS = List.of("X-Request-Id", "Cache-Control");
@@ -61,10 +47,16 @@ public final class OpenApiContract {
 
 	private final List<Route> routes = new ArrayList<>();
 
-	private final Map<String, Header> allHeaders = new LinkedHashMap<>();
+	private final AnswerHeaders headers;
+
+	private final AnswerBodies bodies;
+
+	private final Map<String, AnswerHeaders.Header> allHeaders = new LinkedHashMap<>();
 
 	OpenApiContract(OpenApiDocument document) {
 		this.document = document;
+		this.headers = new AnswerHeaders(document);
+		this.bodies = new AnswerBodies(document);
 		OpenApiDocument.Located paths = document.root().child("paths");
 		for (String template : paths.node().propertyNames()) {
 			this.routes.add(Route.of(template, document.resolve(paths.child(template))));
@@ -81,6 +73,7 @@ public final class OpenApiContract {
 		return shared;
 	}
 
+	/** Whether answers to this path are outside the contract. */
 	public boolean exempt(String path) {
 		return EXEMPT_PREFIXES.stream().anyMatch(path::startsWith);
 	}
@@ -103,10 +96,12 @@ public final class OpenApiContract {
 		OpenApiDocument.Located definition = definition(operation, response.status());
 		if (definition == null) {
 			return List.of("status " + response.status() + " is not documented for " + response.method() + " "
-					+ route.get().template() + " (documented: " + names(operation.child("responses").node()) + ")");
+					+ route.get().template() + " (documented: "
+					+ AnswerBodies.names(operation.child("responses").node()) + ")");
 		}
-		List<String> violations = new ArrayList<>(headerViolations(response.headers(), documentedHeaders(definition)));
-		violations.addAll(bodyViolations(response, definition.child("content")));
+		List<String> violations = new ArrayList<>(
+				this.headers.violations(response.headers(), this.headers.documentedBy(definition)));
+		violations.addAll(this.bodies.violations(response.body(), response.headers(), definition.child("content")));
 		return violations;
 	}
 
@@ -130,9 +125,8 @@ public final class OpenApiContract {
 			.orElse(null);
 		OpenApiDocument.Located definition = (operation != null) ? definition(operation, response.status()) : null;
 		OpenApiDocument.Located content = (definition != null) ? definition.child("content") : null;
-		MediaType type = contentType(response.headers());
-		OpenApiDocument.Located media = (content != null && type != null) ? media(content, type) : null;
-		return (media != null) ? media.child("schema") : null;
+		MediaType type = AnswerBodies.contentType(response.headers());
+		return (content != null && type != null) ? AnswerBodies.schema(content, type) : null;
 	}
 
 	private OpenApiDocument.Located definition(OpenApiDocument.Located operation, int status) {
@@ -160,8 +154,8 @@ public final class OpenApiContract {
 		if (response.path().startsWith("/api/v1/") || response.path().equals("/api/v1")) {
 			required.addAll(RATE_LIMIT_HEADERS);
 		}
-		Map<String, Header> documented = new LinkedHashMap<>(this.allHeaders);
-		List<String> violations = new ArrayList<>(headerViolations(response.headers(), documented, required));
+		List<String> violations = new ArrayList<>(
+				this.headers.violations(response.headers(), this.allHeaders, required));
 		String allow = response.headers().getFirst(HttpHeaders.ALLOW);
 		if (response.status() == 405 && route != null && allow != null) {
 			Set<String> documentedMethods = new TreeSet<>();
@@ -173,7 +167,7 @@ public final class OpenApiContract {
 						+ documentedMethods);
 			}
 		}
-		MediaType type = contentType(response.headers());
+		MediaType type = AnswerBodies.contentType(response.headers());
 		if (type == null || !MediaType.APPLICATION_PROBLEM_JSON.equalsTypeAndSubtype(type)) {
 			violations.add(what + ", so the answer must be application/problem+json, not " + type);
 		}
@@ -186,96 +180,6 @@ public final class OpenApiContract {
 		return violations;
 	}
 
-	private List<String> headerViolations(HttpHeaders headers, Map<String, Header> documented) {
-		List<String> required = new ArrayList<>();
-		documented.values().forEach((header) -> {
-			if (header.definition().node().path("required").asBoolean(false)) {
-				required.add(header.name());
-			}
-		});
-		return headerViolations(headers, documented, required);
-	}
-
-	private List<String> headerViolations(HttpHeaders headers, Map<String, Header> documented, List<String> required) {
-		List<String> violations = new ArrayList<>();
-		for (String name : headers.headerNames()) {
-			String key = name.toLowerCase(Locale.ROOT);
-			if (GENERIC_HEADERS.contains(key)) {
-				continue;
-			}
-			Header header = documented.get(key);
-			if (header == null) {
-				violations.add("header " + name + " is not documented for this answer");
-				continue;
-			}
-			for (String value : headers.get(name)) {
-				violations.addAll(this.document.validateHeader(header.definition().child("schema"), name, value));
-			}
-		}
-		for (String name : required) {
-			String key = name.toLowerCase(Locale.ROOT);
-			if (!headers.containsHeader(name) && !NOT_YET_SENT.contains(key)) {
-				violations.add("required header " + name + " is missing");
-			}
-		}
-		return violations;
-	}
-
-	private List<String> bodyViolations(ObservedResponse response, OpenApiDocument.Located content) {
-		byte[] body = response.body();
-		if (content == null || content.node().isEmpty()) {
-			return (body != null && body.length > 0) ? List.of("a body was sent where the document describes none")
-					: List.of();
-		}
-		MediaType type = contentType(response.headers());
-		if (type == null) {
-			return List.of("no (valid) Content-Type, the document describes " + names(content.node()));
-		}
-		OpenApiDocument.Located media = media(content, type);
-		if (media == null) {
-			return List.of("Content-Type " + type + " is not documented (documented: " + names(content.node()) + ")");
-		}
-		OpenApiDocument.Located schema = media.child("schema");
-		if (body == null || schema == null) {
-			return List.of();
-		}
-		if (type.getSubtype().equals("json") || type.getSubtype().endsWith("+json")) {
-			return this.document.validate(schema, body, "body");
-		}
-		if (type.getSubtype().equals("x-ndjson")) {
-			List<String> violations = new ArrayList<>();
-			String[] lines = new String(body, StandardCharsets.UTF_8).split("\n");
-			for (int i = 0; i < lines.length; i++) {
-				if (!lines[i].isBlank()) {
-					violations.addAll(this.document.validate(schema, lines[i], "line " + (i + 1)));
-				}
-			}
-			return violations;
-		}
-		return List.of();
-	}
-
-	private static OpenApiDocument.Located media(OpenApiDocument.Located content, MediaType type) {
-		for (String name : content.node().propertyNames()) {
-			if (MediaType.parseMediaType(name).includes(type)) {
-				return content.child(name);
-			}
-		}
-		return null;
-	}
-
-	private Map<String, Header> documentedHeaders(OpenApiDocument.Located definition) {
-		Map<String, Header> documented = new LinkedHashMap<>();
-		OpenApiDocument.Located headers = definition.child("headers");
-		if (headers != null) {
-			for (String name : headers.node().propertyNames()) {
-				documented.put(name.toLowerCase(Locale.ROOT),
-						new Header(name, this.document.resolve(headers.child(name))));
-			}
-		}
-		return documented;
-	}
-
 	/** Every header name documented on any answer, with its first definition. */
 	private void collectHeaders(JsonNode node, OpenApiDocument.Located at) {
 		if (!node.isObject()) {
@@ -285,7 +189,7 @@ public final class OpenApiContract {
 		if (headers != null && headers.node().isObject() && at.node().has("description")) {
 			for (String name : headers.node().propertyNames()) {
 				this.allHeaders.putIfAbsent(name.toLowerCase(Locale.ROOT),
-						new Header(name, this.document.resolve(headers.child(name))));
+						new AnswerHeaders.Header(name, this.document.resolve(headers.child(name))));
 			}
 		}
 		for (String name : node.propertyNames()) {
@@ -295,26 +199,6 @@ public final class OpenApiContract {
 
 	private Optional<Route> route(String path) {
 		return this.routes.stream().filter((route) -> route.pattern().matcher(path).matches()).findFirst();
-	}
-
-	private static MediaType contentType(HttpHeaders headers) {
-		try {
-			return headers.getContentType();
-		}
-		catch (InvalidMediaTypeException ex) {
-			return null;
-		}
-	}
-
-	private static String names(JsonNode node) {
-		List<String> names = new ArrayList<>();
-		node.propertyNames().forEach(names::add);
-		return String.join(", ", names);
-	}
-
-	/** A documented header: its name as written and its definition. */
-	record Header(String name, OpenApiDocument.Located definition) {
-
 	}
 
 	/** A path of the document, matched by its template with literal paths first. */
