@@ -16,7 +16,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 /**
  * Base of the full-application tests: the whole service on a random port, through every
  * filter, on real PostgreSQL (and Redis) from {@link TestInfrastructure}. All subclasses
- * share one context.
+ * share one context. Every answer the client receives is checked against the OpenAPI
+ * document ({@link ContractValidation}).
  */
 @Import(TestBeans.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -68,6 +69,7 @@ public abstract class IntegrationTest {
 		this.client = WebTestClient.bindToServer()
 			.baseUrl("http://localhost:" + this.port)
 			.responseTimeout(Duration.ofSeconds(30))
+			.filter(ContractValidation.filter())
 			.build();
 		this.partners = new Partners(this.client);
 	}

@@ -27,6 +27,7 @@ public final class ServiceInstance implements AutoCloseable {
 		this.client = WebTestClient.bindToServer()
 			.baseUrl("http://localhost:" + port)
 			.responseTimeout(Duration.ofSeconds(30))
+			.filter(ContractValidation.filter())
 			.build();
 	}
 

@@ -1,0 +1,231 @@
+package com.healthpartner.api.docs;
+
+import java.math.BigDecimal;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.client.ApiClient;
+import com.healthpartner.client.ApiException;
+import com.healthpartner.client.api.AdministrationApi;
+import com.healthpartner.client.api.AssessmentsApi;
+import com.healthpartner.client.api.MetricsApi;
+import com.healthpartner.client.api.OnboardingApi;
+import com.healthpartner.client.model.AdminRegistration;
+import com.healthpartner.client.model.ApproveRequest;
+import com.healthpartner.client.model.Assessment;
+import com.healthpartner.client.model.AssessmentPage;
+import com.healthpartner.client.model.AssessmentRequest;
+import com.healthpartner.client.model.FieldError;
+import com.healthpartner.client.model.IssuedCredentials;
+import com.healthpartner.client.model.Me;
+import com.healthpartner.client.model.MetricCatalog;
+import com.healthpartner.client.model.MetricDefinition;
+import com.healthpartner.client.model.Metrics;
+import com.healthpartner.client.model.MetricsPage;
+import com.healthpartner.client.model.MetricsRecord;
+import com.healthpartner.client.model.MetricsRequest;
+import com.healthpartner.client.model.Partner;
+import com.healthpartner.client.model.Problem;
+import com.healthpartner.client.model.ProblemCode;
+import com.healthpartner.client.model.Registration;
+import com.healthpartner.client.model.RegistrationPage;
+import com.healthpartner.client.model.RegistrationRequest;
+import com.healthpartner.client.model.RegistrationStatus;
+import com.healthpartner.client.model.Scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * A partner's journey through the Java client generated from the OpenAPI document at
+ * build time ({@code target/generated-test-sources/openapi}): if the document and the
+ * service disagree, the client cannot do its job. The client refuses fields its models do
+ * not know.
+ */
+class GeneratedClientJourneyTest extends IntegrationTest {
+
+	@Test
+	void onboardingAndProblemsThroughTheGeneratedClient() throws Exception {
+		OnboardingApi anonymous = new OnboardingApi(client((request) -> {
+		}));
+		String email = "journey+" + UUID.randomUUID() + "@gym.example";
+		Registration registration = anonymous
+			.registerPartner(new RegistrationRequest().email(email).partnerName(" Journey Gym "));
+		assertThat(registration.getStatus()).isEqualTo(Registration.StatusEnum.PENDING);
+		assertThat(registration.getPartnerName()).isEqualTo("Journey Gym");
+
+		AdministrationApi admin = admin();
+		assertThat(pendingRegistrations(admin)).extracting(AdminRegistration::getRegistrationId)
+			.contains(registration.getRegistrationId());
+		IssuedCredentials credentials = admin.approveRegistration(registration.getRegistrationId().toString(),
+				new ApproveRequest().plan("enterprise").scopes(EnumSet.of(Scope.METRICS_READ, Scope.METRICS_WRITE)));
+		assertThat(credentials.getApiKey()).matches("hpk_[0-9A-Za-z]{32}");
+		assertThat(credentials.getExpiresAt()).isNull();
+
+		Me me = new OnboardingApi(partner(credentials)).getMe();
+		assertThat(me.getPartnerId()).isEqualTo(credentials.getPartnerId());
+		assertThat(me.getKeyId()).isEqualTo(credentials.getKeyId());
+		assertThat(me.getPlan()).isEqualTo("enterprise");
+		assertThat(me.getScopes()).containsExactlyInAnyOrder(Scope.METRICS_READ, Scope.METRICS_WRITE);
+		Partner partner = admin.getPartner(credentials.getPartnerId().toString());
+		assertThat(partner.getEmail()).isEqualTo(email);
+		assertThat(partner.getKeys()).singleElement()
+			.satisfies((key) -> assertThat(credentials.getApiKey()).startsWith(key.getPrefix()));
+
+		ApiException refused = catchThrowableOfType(ApiException.class,
+				() -> anonymous.registerPartner(new RegistrationRequest().email("not-an-email").partnerName(" ")));
+		Problem problem = problem(refused, 400);
+		assertThat(problem.getCode()).isEqualTo(ProblemCode.VALIDATION_FAILED);
+		assertThat(problem.getErrors()).extracting(FieldError::getField)
+			.containsExactlyInAnyOrder("email", "partner_name");
+		ApiException twice = catchThrowableOfType(ApiException.class, () -> anonymous
+			.registerPartner(new RegistrationRequest().email(email.toUpperCase()).partnerName("Again")));
+		assertThat(problem(twice, 409).getCode()).isEqualTo(ProblemCode.REGISTRATION_EXISTS);
+	}
+
+	/**
+	 * The health-data half of the journey. It needs the health-data routes: on a branch
+	 * without them the first write is answered 404.
+	 */
+	@Test
+	void healthDataThroughTheGeneratedClient() throws Exception {
+		IssuedCredentials credentials = onboard();
+		MetricsApi metrics = new MetricsApi(partner(credentials));
+		AssessmentsApi assessments = new AssessmentsApi(partner(credentials));
+		String user = "member-" + UUID.randomUUID();
+		OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS);
+
+		MetricsRecord first = metrics.createMetrics(
+				new MetricsRequest().userId(user)
+					.metrics(new Metrics().weight(new BigDecimal("72.5")).restingHeartRate(new BigDecimal("58")))
+					.recordedAt(now.minusDays(2).withOffsetSameInstant(ZoneOffset.ofHours(1))),
+				UUID.randomUUID().toString());
+		assertThat(first.getUserId()).isEqualTo(user);
+		assertThat(first.getRecordedAt().toInstant()).isEqualTo(now.minusDays(2).toInstant());
+		MetricsRecord second = metrics.createMetrics(
+				new MetricsRequest().userId(user).metrics(new Metrics().steps(8000)).recordedAt(now.minusDays(1)),
+				null);
+		MetricsRecord read = metrics.getMetrics(first.getId().toString());
+		assertThat(read.getMetrics().getWeight()).isEqualByComparingTo("72.5");
+		assertThat(read.getCreatedAt()).isEqualTo(first.getCreatedAt());
+
+		String from = now.minusDays(3).toLocalDate().toString();
+		String to = now.toLocalDate().toString();
+		MetricsPage page = metrics.listMetrics(user, from, to, 1, null);
+		assertThat(page.getData()).extracting(MetricsRecord::getId).containsExactly(first.getId());
+		assertThat(page.getNextCursor()).isNotNull();
+		MetricsPage last = metrics.listMetrics(user, from, to, 1, page.getNextCursor());
+		assertThat(last.getData()).extracting(MetricsRecord::getId).containsExactly(second.getId());
+		assertThat(last.getNextCursor()).isNull();
+
+		MetricCatalog catalog = metrics.getMetricCatalog();
+		assertThat(catalog.getData()).hasSize(14)
+			.filteredOn((definition) -> definition.getName() == MetricDefinition.NameEnum.WEIGHT)
+			.singleElement()
+			.satisfies((weight) -> {
+				assertThat(weight.getUnit()).isEqualTo("kg");
+				assertThat(weight.getExclusiveMinimum()).isTrue();
+			});
+
+		List<Assessment> created = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			created.add(assessments.createAssessment(
+					new AssessmentRequest().userId(user).responses(Map.of("question", i, "smoker", false)), null));
+		}
+		assertThat(assessments.getAssessment(created.get(1).getId().toString()).getResponses())
+			.containsEntry("question", 1);
+		List<UUID> listed = new ArrayList<>();
+		String cursor = null;
+		do {
+			AssessmentPage assessmentPage = assessments.listAssessments(user, 2, cursor);
+			assessmentPage.getData().forEach((assessment) -> listed.add(assessment.getId()));
+			cursor = assessmentPage.getNextCursor();
+		}
+		while (cursor != null);
+		assertThat(listed).containsExactlyElementsOf(created.stream().map(Assessment::getId).toList());
+
+		ApiException refused = catchThrowableOfType(ApiException.class, () -> metrics.createMetrics(
+				new MetricsRequest().userId(user).metrics(new Metrics().weight(new BigDecimal("900"))), null));
+		Problem problem = problem(refused, 400);
+		assertThat(problem.getCode()).isEqualTo(ProblemCode.VALIDATION_FAILED);
+		assertThat(problem.getErrors()).extracting(FieldError::getField).containsExactly("metrics.weight");
+		assertThat(metrics.listMetrics(user, null, null, null, null).getData()).hasSize(2);
+	}
+
+	private IssuedCredentials onboard() throws ApiException {
+		Registration registration = new OnboardingApi(client((request) -> {
+		})).registerPartner(new RegistrationRequest().email("journey+" + UUID.randomUUID() + "@gym.example")
+			.partnerName("Journey Gym"));
+		return admin().approveRegistration(registration.getRegistrationId().toString(), new ApproveRequest());
+	}
+
+	/** Every pending registration, page by page with the cursor. */
+	private static List<AdminRegistration> pendingRegistrations(AdministrationApi admin) throws ApiException {
+		List<AdminRegistration> pending = new ArrayList<>();
+		String cursor = null;
+		int pages = 0;
+		do {
+			RegistrationPage page = admin.listRegistrations(RegistrationStatus.PENDING, 5, cursor);
+			pending.addAll(page.getData());
+			cursor = page.getNextCursor();
+			pages++;
+		}
+		while (cursor != null && pages < 1000);
+		return pending;
+	}
+
+	private AdministrationApi admin() {
+		return new AdministrationApi(client((request) -> request.setHeader("Authorization", "Bearer " + ADMIN_TOKEN)));
+	}
+
+	private ApiClient partner(IssuedCredentials credentials) {
+		return client((request) -> request.setHeader("x-api-key", credentials.getApiKey()));
+	}
+
+	/**
+	 * A generated client for this service. Its list calls accept JSON and NDJSON; a
+	 * partner that wants pages asks for JSON only.
+	 */
+	private ApiClient client(Consumer<HttpRequest.Builder> authentication) {
+		ApiClient client = new ApiClient();
+		client.updateBaseUri("http://localhost:" + this.port);
+		client.setReadTimeout(Duration.ofSeconds(30));
+		client.setObjectMapper(((JsonMapper) client.getObjectMapper()).rebuild()
+			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.build());
+		client.setRequestInterceptor((request) -> {
+			authentication.accept(request);
+			Optional<String> accept = request.copy().build().headers().firstValue("Accept");
+			if (accept.isPresent() && accept.get().contains("application/x-ndjson")) {
+				request.setHeader("Accept", "application/json");
+			}
+		});
+		return client;
+	}
+
+	private static Problem problem(ApiException refused, int status) throws Exception {
+		assertThat(refused).isNotNull();
+		assertThat(refused.getCode()).isEqualTo(status);
+		assertThat(refused.getResponseHeaders().firstValue("Content-Type")).hasValue("application/problem+json");
+		return ((JsonMapper) ApiClient.createDefaultObjectMapper()).rebuild()
+			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.build()
+			.readValue(refused.getResponseBody(), Problem.class);
+	}
+
+}
