@@ -10,6 +10,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.healthpartner.api.system.LongReads;
 import com.healthpartner.api.web.Cursors;
 
 /**
@@ -30,8 +31,11 @@ class AssessmentRepository {
 
 	private final DatabaseClient db;
 
-	AssessmentRepository(DatabaseClient db) {
+	private final LongReads longReads;
+
+	AssessmentRepository(DatabaseClient db, LongReads longReads) {
 		this.db = db;
+		this.longReads = longReads;
 	}
 
 	Mono<AssessmentRow> insert(UUID partnerId, AssessmentRow row) {
@@ -66,9 +70,10 @@ class AssessmentRepository {
 
 	/** Every assessment of a user after {@code after}, oldest first, in batches. */
 	Flux<AssessmentRow> stream(UUID partnerId, String userId, Cursors.Position after) {
-		return query(partnerId, userId, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-			.map(AssessmentRepository::row)
-			.all();
+		return this.longReads
+			.stream(query(partnerId, userId, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+				.map(AssessmentRepository::row)
+				.all());
 	}
 
 	// The keyset condition is left out rather than bound as null so that both variants

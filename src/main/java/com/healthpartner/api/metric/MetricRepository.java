@@ -10,6 +10,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.healthpartner.api.system.LongReads;
 import com.healthpartner.api.web.Cursors;
 import com.healthpartner.api.web.DateRange;
 
@@ -31,8 +32,11 @@ class MetricRepository {
 
 	private final DatabaseClient db;
 
-	MetricRepository(DatabaseClient db) {
+	private final LongReads longReads;
+
+	MetricRepository(DatabaseClient db, LongReads longReads) {
 		this.db = db;
+		this.longReads = longReads;
 	}
 
 	Mono<MetricRow> insert(UUID partnerId, MetricRow row) {
@@ -69,9 +73,10 @@ class MetricRepository {
 
 	/** Every record of a user after {@code after}, in order, fetched in batches. */
 	Flux<MetricRow> stream(UUID partnerId, String userId, DateRange range, Cursors.Position after) {
-		return query(partnerId, userId, range, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-			.map(MetricRepository::row)
-			.all();
+		return this.longReads.stream(
+				query(partnerId, userId, range, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+					.map(MetricRepository::row)
+					.all());
 	}
 
 	// Conditions are left out rather than bound as null so that every variant is a plain
