@@ -63,31 +63,37 @@ class AssessmentRepository {
 
 	/** At most {@code limit} assessments of a user after {@code after}, oldest first. */
 	Flux<AssessmentRow> list(UUID partnerId, String userId, Cursors.Position after, int limit) {
-		return query(partnerId, userId, after, "limit :limit").bind("limit", limit)
-			.map(AssessmentRepository::row)
-			.all();
+		return query(partnerId, userId, after, true).bind("limit", limit).map(AssessmentRepository::row).all();
 	}
 
 	/** Every assessment of a user after {@code after}, oldest first, in batches. */
 	Flux<AssessmentRow> stream(UUID partnerId, String userId, Cursors.Position after) {
 		return this.longReads
-			.stream(query(partnerId, userId, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+			.stream(query(partnerId, userId, after, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
 				.map(AssessmentRepository::row)
 				.all());
 	}
 
-	// The keyset condition is left out rather than bound as null so that both variants
-	// are plain index range scans, also as cached generic plans.
 	private DatabaseClient.GenericExecuteSpec query(UUID partnerId, String userId, Cursors.Position after,
-			String limit) {
-		String keyset = (after != null) ? "and (created_at, id) > (:afterAt, :afterId)" : "";
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+			boolean limited) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, limited))
+			.bind("partnerId", partnerId)
+			.bind("userId", userId);
+		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;
+	}
+
+	/**
+	 * The list query. The keyset condition is left out rather than bound as null so that
+	 * both variants are plain index range scans, also as cached generic plans.
+	 */
+	static String listSql(boolean after, boolean limited) {
+		return """
 				select %s from assessments
 				where partner_id = :partnerId and user_id = :userId %s
 				order by created_at, id
 				%s
-				""".formatted(COLUMNS, keyset, limit)).bind("partnerId", partnerId).bind("userId", userId);
-		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;
+				""".formatted(COLUMNS, after ? "and (created_at, id) > (:afterAt, :afterId)" : "",
+				limited ? "limit :limit" : "");
 	}
 
 	private static AssessmentRow row(Readable row) {

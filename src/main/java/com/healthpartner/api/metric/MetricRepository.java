@@ -66,39 +66,22 @@ class MetricRepository {
 
 	/** At most {@code limit} records of a user after {@code after}, in order. */
 	Flux<MetricRow> list(UUID partnerId, String userId, DateRange range, Cursors.Position after, int limit) {
-		return query(partnerId, userId, range, after, "limit :limit").bind("limit", limit)
-			.map(MetricRepository::row)
-			.all();
+		return query(partnerId, userId, range, after, true).bind("limit", limit).map(MetricRepository::row).all();
 	}
 
 	/** Every record of a user after {@code after}, in order, fetched in batches. */
 	Flux<MetricRow> stream(UUID partnerId, String userId, DateRange range, Cursors.Position after) {
-		return this.longReads.stream(
-				query(partnerId, userId, range, after, "").filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-					.map(MetricRepository::row)
-					.all());
+		return this.longReads.stream(query(partnerId, userId, range, after, false)
+			.filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+			.map(MetricRepository::row)
+			.all());
 	}
 
-	// Conditions are left out rather than bound as null so that every variant is a plain
-	// index range scan, also as a cached generic plan.
 	private DatabaseClient.GenericExecuteSpec query(UUID partnerId, String userId, DateRange range,
-			Cursors.Position after, String limit) {
-		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId");
-		if (range.from() != null) {
-			where.append(" and recorded_at >= :from");
-		}
-		if (range.until() != null) {
-			where.append(" and recorded_at < :until");
-		}
-		if (after != null) {
-			where.append(" and (recorded_at, id) > (:afterAt, :afterId)");
-		}
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
-				select %s from metric_records
-				where %s
-				order by recorded_at, id
-				%s
-				""".formatted(COLUMNS, where, limit)).bind("partnerId", partnerId).bind("userId", userId);
+			Cursors.Position after, boolean limited) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, limited))
+			.bind("partnerId", partnerId)
+			.bind("userId", userId);
 		if (range.from() != null) {
 			spec = spec.bind("from", range.from());
 		}
@@ -109,6 +92,29 @@ class MetricRepository {
 			spec = spec.bind("afterAt", after.at()).bind("afterId", after.id());
 		}
 		return spec;
+	}
+
+	/**
+	 * The list query. Absent filters are left out rather than bound as null so that every
+	 * variant is a plain index range scan, also as a cached generic plan.
+	 */
+	static String listSql(DateRange range, boolean after, boolean limited) {
+		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId");
+		if (range.from() != null) {
+			where.append(" and recorded_at >= :from");
+		}
+		if (range.until() != null) {
+			where.append(" and recorded_at < :until");
+		}
+		if (after) {
+			where.append(" and (recorded_at, id) > (:afterAt, :afterId)");
+		}
+		return """
+				select %s from metric_records
+				where %s
+				order by recorded_at, id
+				%s
+				""".formatted(COLUMNS, where, limited ? "limit :limit" : "");
 	}
 
 	private static MetricRow row(Readable row) {
