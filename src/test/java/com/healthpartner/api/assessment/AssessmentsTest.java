@@ -20,7 +20,6 @@ import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.matchesPattern;
 
 /**
  * Submitting, reading, listing and exporting assessments.
@@ -59,7 +58,7 @@ class AssessmentsTest extends IntegrationTest {
 			.valueEquals(HttpHeaders.CACHE_CONTROL, "no-store")
 			.expectBody()
 			.jsonPath("$.id")
-			.value(matchesPattern("[0-9a-f-]{36}"))
+			.value((String value) -> assertThat(value).matches("[0-9a-f-]{36}"))
 			.jsonPath("$.user_id")
 			.isEqualTo(this.user)
 			.jsonPath("$.responses.smoker")
@@ -75,7 +74,7 @@ class AssessmentsTest extends IntegrationTest {
 			.jsonPath("$.responses.empty")
 			.isMap()
 			.jsonPath("$.created_at")
-			.value(matchesPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"))
+			.value((String value) -> assertThat(value).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"))
 			.returnResult();
 		String created = new String(result.getResponseBodyContent(), java.nio.charset.StandardCharsets.UTF_8);
 		String id = com.jayway.jsonpath.JsonPath.read(created, "$.id");

@@ -16,7 +16,6 @@ import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.matchesPattern;
 
 /**
  * Submitting and reading one metrics record, the catalog, and the refusals around them
@@ -55,7 +54,7 @@ class MetricRecordsTest extends IntegrationTest {
 			.doesNotExist("Idempotent-Replayed")
 			.expectBody()
 			.jsonPath("$.id")
-			.value(matchesPattern("[0-9a-f-]{36}"))
+			.value((String value) -> assertThat(value).matches("[0-9a-f-]{36}"))
 			.jsonPath("$.user_id")
 			.isEqualTo(user)
 			.jsonPath("$.metrics.weight")
@@ -67,7 +66,7 @@ class MetricRecordsTest extends IntegrationTest {
 			.jsonPath("$.recorded_at")
 			.isEqualTo("2026-01-10T07:30:00.123Z")
 			.jsonPath("$.created_at")
-			.value(matchesPattern(TIMESTAMP))
+			.value((String value) -> assertThat(value).matches(TIMESTAMP))
 			.returnResult();
 		String created = new String(result.getResponseBodyContent());
 		String id = com.jayway.jsonpath.JsonPath.read(created, "$.id");
