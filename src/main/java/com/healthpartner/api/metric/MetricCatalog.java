@@ -14,13 +14,25 @@ import java.util.stream.Collectors;
  */
 enum MetricCatalog {
 
-	WEIGHT("weight", "kg", 0, true, 700), HEIGHT("height", "cm", 0, true, 300), BMI("bmi", "kg/m²", 0, true, 200),
-	BODY_FAT("body_fat", "%", 0, false, 100), HEART_RATE("heart_rate", "bpm", 0, true, 400),
-	RESTING_HEART_RATE("resting_heart_rate", "bpm", 0, true, 400), SYSTOLIC_BP("systolic_bp", "mmHg", 0, true, 400),
-	DIASTOLIC_BP("diastolic_bp", "mmHg", 0, true, 400), BLOOD_GLUCOSE("blood_glucose", "mmol/L", 0, true, 100),
-	SPO2("spo2", "%", 0, false, 100), BODY_TEMPERATURE("body_temperature", "°C", 20, false, 50),
-	STEPS("steps", "count", 0, false, 200_000, true), SLEEP_DURATION("sleep_duration", "h", 0, false, 24),
+	// name, unit, minimum, whether the minimum itself is excluded, maximum (included),
+	// whole
+	// numbers only
+	// @formatter:off
+	WEIGHT("weight", "kg", 0, true, 700),
+	HEIGHT("height", "cm", 0, true, 300),
+	BMI("bmi", "kg/m²", 0, true, 200),
+	BODY_FAT("body_fat", "%", 0, false, 100),
+	HEART_RATE("heart_rate", "bpm", 0, true, 400),
+	RESTING_HEART_RATE("resting_heart_rate", "bpm", 0, true, 400),
+	SYSTOLIC_BP("systolic_bp", "mmHg", 0, true, 400),
+	DIASTOLIC_BP("diastolic_bp", "mmHg", 0, true, 400),
+	BLOOD_GLUCOSE("blood_glucose", "mmol/L", 0, true, 100),
+	SPO2("spo2", "%", 0, false, 100),
+	BODY_TEMPERATURE("body_temperature", "°C", 20, false, 50),
+	STEPS("steps", "count", 0, false, 200_000, true),
+	SLEEP_DURATION("sleep_duration", "h", 0, false, 24),
 	VO2MAX("vo2max", "mL/kg/min", 0, true, 120);
+	// @formatter:on
 
 	private static final Map<String, MetricCatalog> BY_NAME = Arrays.stream(values())
 		.collect(Collectors.toUnmodifiableMap(MetricCatalog::metricName, Function.identity()));
@@ -76,6 +88,7 @@ enum MetricCatalog {
 	}
 
 	Entry entry() {
+		// every maximum of the contract's table is inclusive
 		return new Entry(this.metricName, this.unit, this.minimum, this.exclusiveMinimum, this.maximum, false,
 				this.integer);
 	}
