@@ -18,7 +18,7 @@ public final class Partners {
 
 	private final WebTestClient client;
 
-	Partners(WebTestClient client) {
+	public Partners(WebTestClient client) {
 		this.client = client;
 	}
 

@@ -32,9 +32,23 @@ public final class ServiceInstance implements AutoCloseable {
 	}
 
 	public static ServiceInstance start(Map<String, Object> overrides) {
-		TestInfrastructure.Database db = TestInfrastructure.postgres();
-		Map<String, Object> properties = new HashMap<>();
+		return start(TestInfrastructure.postgres(), overrides);
+	}
+
+	/** An instance on a database of its own (for instance one a test stops). */
+	public static ServiceInstance start(TestInfrastructure.Database db, Map<String, Object> overrides) {
+		Map<String, Object> properties = properties(db);
 		properties.put("server.port", "0");
+		properties.putAll(overrides);
+		return new ServiceInstance(
+				new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties).run());
+	}
+
+	/**
+	 * The settings of a test instance on {@code db}: those of the shared test context.
+	 */
+	static Map<String, Object> properties(TestInfrastructure.Database db) {
+		Map<String, Object> properties = new HashMap<>();
 		properties.put("app.dev.embedded-database", "false");
 		properties.put("app.admin-token", IntegrationTest.ADMIN_TOKEN);
 		properties.put("app.secret-encryption-key", IntegrationTest.ENCRYPTION_KEY);
@@ -47,9 +61,7 @@ public final class ServiceInstance implements AutoCloseable {
 		properties.put("spring.flyway.url", db.jdbcUrl());
 		properties.put("spring.flyway.user", db.username());
 		properties.put("spring.flyway.password", db.password());
-		properties.putAll(overrides);
-		return new ServiceInstance(
-				new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties).run());
+		return properties;
 	}
 
 	public WebTestClient client() {

@@ -3,11 +3,20 @@ package com.healthpartner.api.support;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 import redis.embedded.RedisServer;
 
 /**
@@ -39,6 +48,14 @@ public final class TestInfrastructure {
 			redis = dockerAvailable() ? containerRedis() : embeddedRedis();
 		}
 		return redis;
+	}
+
+	/**
+	 * A PostgreSQL of its own that a test may stop and start again (same address, same
+	 * data), for tests of database outages; the shared one is never stopped.
+	 */
+	public static RestartableDatabase restartablePostgres() {
+		return dockerAvailable() ? new RestartableContainer() : new RestartableEmbedded();
 	}
 
 	private static boolean dockerAvailable() {
@@ -105,7 +122,7 @@ public final class TestInfrastructure {
 		}
 	}
 
-	static int freePort() {
+	public static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
@@ -131,6 +148,129 @@ public final class TestInfrastructure {
 
 		public String url() {
 			return "redis://" + this.host + ":" + this.port;
+		}
+
+	}
+
+	/** A PostgreSQL that can be stopped and started again at the same address. */
+	public interface RestartableDatabase extends AutoCloseable {
+
+		Database database();
+
+		void stop();
+
+		void start();
+
+		@Override
+		void close();
+
+	}
+
+	/** zonky's PostgreSQL on a fixed data folder and port: stopping keeps both. */
+	private static final class RestartableEmbedded implements RestartableDatabase {
+
+		private final Path dataDirectory;
+
+		private final int port = freePort();
+
+		private EmbeddedPostgres server;
+
+		RestartableEmbedded() {
+			try {
+				this.dataDirectory = Files.createTempDirectory("restartable-postgres");
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			start();
+		}
+
+		@Override
+		public Database database() {
+			return new Database("localhost", this.port, "postgres", "postgres", "", null);
+		}
+
+		@Override
+		public synchronized void start() {
+			try {
+				this.server = EmbeddedPostgres.builder()
+					.setDataDirectory(this.dataDirectory)
+					.setCleanDataDirectory(false)
+					.setPort(this.port)
+					.start();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Cannot start the restartable PostgreSQL", ex);
+			}
+		}
+
+		@Override
+		public synchronized void stop() {
+			if (this.server != null) {
+				try {
+					this.server.close();
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException("Cannot stop the restartable PostgreSQL", ex);
+				}
+				this.server = null;
+			}
+		}
+
+		@Override
+		public void close() {
+			stop();
+			try (Stream<Path> files = Files.walk(this.dataDirectory)) {
+				files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+			}
+			catch (IOException ex) {
+				// a temporary folder; the operating system cleans it eventually
+			}
+		}
+
+	}
+
+	/**
+	 * A PostgreSQL container bound to a fixed host port, stopped and started in place
+	 * (its data stays in the container).
+	 */
+	private static final class RestartableContainer implements RestartableDatabase {
+
+		private final int port = freePort();
+
+		private final PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
+
+		RestartableContainer() {
+			this.container.setPortBindings(List.of(this.port + ":5432"));
+			this.container.start();
+		}
+
+		@Override
+		public Database database() {
+			return new Database(this.container.getHost(), this.port, this.container.getDatabaseName(),
+					this.container.getUsername(), this.container.getPassword(), null);
+		}
+
+		@Override
+		public void stop() {
+			this.container.getDockerClient().stopContainerCmd(this.container.getContainerId()).exec();
+		}
+
+		@Override
+		public void start() {
+			this.container.getDockerClient().startContainerCmd(this.container.getContainerId()).exec();
+			Database db = database();
+			// the container's start-up log is already there from the first start: wait
+			// for connections instead
+			Mono.fromCallable(() -> {
+				DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password()).close();
+				return true;
+			}).retryWhen(Retry.fixedDelay(300, Duration.ofMillis(100))).block(Duration.ofSeconds(60));
+		}
+
+		@Override
+		public void close() {
+			this.container.stop();
 		}
 
 	}

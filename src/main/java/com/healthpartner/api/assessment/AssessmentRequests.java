@@ -1,0 +1,50 @@
+package com.healthpartner.api.assessment;
+
+import java.util.Set;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import com.healthpartner.api.web.FieldErrors;
+import com.healthpartner.api.web.JsonFields;
+import com.healthpartner.api.web.JsonValues;
+import com.healthpartner.api.web.UserIds;
+
+/**
+ * Reads and checks the body of {@code POST /api/v1/health/assessments}: any JSON inside
+ * {@code responses}, as long as it can be stored and read back unchanged.
+ */
+final class AssessmentRequests {
+
+	static final int MAX_RESPONSES = 200;
+
+	private static final Set<String> FIELDS = Set.of("user_id", "responses");
+
+	private AssessmentRequests() {
+	}
+
+	static NewAssessment read(ObjectNode body, FieldErrors errors) {
+		JsonFields.rejectUnknown(body, FIELDS, errors);
+		String userId = UserIds.fromBody(body, errors);
+		JsonNode responses = body.get("responses");
+		if (responses == null || responses.isNull()) {
+			errors.add("responses", "is required: a non-empty JSON object");
+		}
+		else if (!responses.isObject() || responses.isEmpty()) {
+			errors.add("responses", "must be a non-empty JSON object");
+		}
+		else {
+			if (responses.size() > MAX_RESPONSES) {
+				errors.add("responses",
+						"must have at most " + MAX_RESPONSES + " keys at its top level (has " + responses.size() + ")");
+			}
+			JsonValues.checkStorable(responses, "responses", errors);
+		}
+		return new NewAssessment(userId, (responses instanceof ObjectNode object) ? object : null);
+	}
+
+	/** A checked assessment, not yet stored. */
+	record NewAssessment(String userId, ObjectNode responses) {
+	}
+
+}

@@ -1,0 +1,170 @@
+package com.healthpartner.api.idempotency;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.idempotency.IdempotencyRepository.KeyId;
+import com.healthpartner.api.web.ApiException;
+import com.healthpartner.api.web.FieldErrors;
+import com.healthpartner.api.web.ProblemType;
+
+/**
+ * Creates a record and answers {@code 201}, honouring {@code Idempotency-Key}: per
+ * partner and endpoint, for 24 hours, the same body (compared as JSON) gets the stored
+ * first answer with {@code Idempotent-Replayed: true}, a different body 422, and a
+ * request while the first is in flight 409. Only successes are stored, in the transaction
+ * that writes the record, so a key never stands for a record that does not exist.
+ */
+@Component
+public class IdempotentCreates {
+
+	public static final String HEADER = "Idempotency-Key";
+
+	public static final String REPLAYED = "Idempotent-Replayed";
+
+	static final Duration RETENTION = Duration.ofHours(24);
+
+	/**
+	 * How long a claim holds without an answer. Far longer than any request can run
+	 * (statements time out after seconds), so only a claim left by a crashed instance
+	 * ever runs out.
+	 */
+	static final Duration CLAIM_LEASE = Duration.ofSeconds(30);
+
+	private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7E]{1,255}");
+
+	private final IdempotencyRepository keys;
+
+	private final TransactionalOperator transaction;
+
+	private final JsonMapper mapper;
+
+	private final Clock clock;
+
+	IdempotentCreates(IdempotencyRepository keys, TransactionalOperator transaction, JsonMapper mapper, Clock clock) {
+		this.keys = keys;
+		this.transaction = transaction;
+		this.mapper = mapper;
+		this.clock = clock;
+	}
+
+	/** The request's {@code Idempotency-Key}: null when absent, an error when bad. */
+	public static String key(ServerRequest request, FieldErrors errors) {
+		List<String> values = request.headers().header(HEADER);
+		if (values.isEmpty()) {
+			return null;
+		}
+		String key = values.get(0);
+		if (values.size() > 1 || !PRINTABLE_ASCII.matcher(key).matches() || key.isBlank()) {
+			errors.add(HEADER, "must be sent once, 1 to 255 printable ASCII characters");
+			return null;
+		}
+		return key;
+	}
+
+	/**
+	 * Runs {@code insert} (a record write that must not happen twice) unless the key
+	 * answers for it. {@code body} is the validated request body.
+	 */
+	public Mono<ServerResponse> create(UUID partnerId, String endpoint, String key, JsonNode body,
+			Supplier<Mono<Created>> insert) {
+		if (key == null) {
+			return insert.get().flatMap((created) -> created(created.location(), encode(created.view()), false));
+		}
+		KeyId id = new KeyId(partnerId, endpoint, key);
+		byte[] requestHash = CanonicalJson.sha256(body);
+		return claimOrAnswer(id, requestHash, insert, 3);
+	}
+
+	private Mono<ServerResponse> claimOrAnswer(KeyId id, byte[] requestHash, Supplier<Mono<Created>> insert,
+			int attempts) {
+		Instant now = this.clock.instant();
+		UUID token = UUID.randomUUID();
+		return this.keys.claim(id, requestHash, token, now, now.plus(CLAIM_LEASE), now.plus(RETENTION))
+			.flatMap((claimed) -> claimed ? createClaimed(id, token, insert) : this.keys.find(id, now)
+				.flatMap((stored) -> answer(stored, requestHash))
+				// the key went away in between (released or expired): claim again
+				.switchIfEmpty(Mono.defer(
+						() -> (attempts > 1) ? claimOrAnswer(id, requestHash, insert, attempts - 1) : inProgress())));
+	}
+
+	private Mono<ServerResponse> createClaimed(KeyId id, UUID token, Supplier<Mono<Created>> insert) {
+		// a failed or abandoned request gives the key back at once, so it may be retried
+		return Mono.usingWhen(Mono.just(token), (claim) -> insert.get().flatMap((created) -> {
+			String body = encode(created.view());
+			return this.keys.complete(id, claim, HttpStatus.CREATED.value(), created.location(), body)
+				.switchIfEmpty(Mono.error(IdempotentCreates::lostClaim))
+				.thenReturn(new Answer(created.location(), body));
+		}).as(this.transaction::transactional), (claim) -> Mono.empty(), (claim, failure) -> release(id, claim),
+				(claim) -> release(id, claim))
+			.flatMap((answer) -> created(answer.location(), answer.body(), false));
+	}
+
+	private Mono<Void> release(KeyId id, UUID token) {
+		// if the database is what failed, the claim runs out after its lease instead
+		return this.keys.release(id, token).onErrorResume((failure) -> Mono.empty());
+	}
+
+	private Mono<ServerResponse> answer(StoredKey stored, byte[] requestHash) {
+		if (!MessageDigest.isEqual(stored.requestHash(), requestHash)) {
+			return Mono.error(new ApiException(ProblemType.IDEMPOTENCY_KEY_REUSED,
+					"This Idempotency-Key was used within the last 24 hours with a different request body; "
+							+ "use a new key for a new request"));
+		}
+		if (!stored.completed()) {
+			return inProgress();
+		}
+		return created(stored.location(), stored.body(), true);
+	}
+
+	private static <T> Mono<T> inProgress() {
+		return Mono.error(new ApiException(ProblemType.IDEMPOTENCY_IN_PROGRESS,
+				"The first request with this Idempotency-Key is still in progress; retry shortly to get its answer",
+				List.of(), Map.of(HttpHeaders.RETRY_AFTER, "1")));
+	}
+
+	private static ApiException lostClaim() {
+		return new ApiException(ProblemType.IDEMPOTENCY_IN_PROGRESS,
+				"Another request took over this Idempotency-Key; retry to get its answer", List.of(),
+				Map.of(HttpHeaders.RETRY_AFTER, "1"));
+	}
+
+	private Mono<ServerResponse> created(String location, String body, boolean replayed) {
+		ServerResponse.BodyBuilder response = ServerResponse.status(HttpStatus.CREATED)
+			.location(URI.create(location))
+			.contentType(MediaType.APPLICATION_JSON);
+		if (replayed) {
+			response.header(REPLAYED, "true");
+		}
+		return response.bodyValue(body.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private String encode(Object view) {
+		return this.mapper.writeValueAsString(view);
+	}
+
+	private record Answer(String location, String body) {
+	}
+
+}

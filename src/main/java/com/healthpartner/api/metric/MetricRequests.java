@@ -1,0 +1,98 @@
+package com.healthpartner.api.metric;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import com.healthpartner.api.web.DateRange;
+import com.healthpartner.api.web.FieldErrors;
+import com.healthpartner.api.web.JsonFields;
+import com.healthpartner.api.web.JsonValues;
+import com.healthpartner.api.web.Timestamps;
+import com.healthpartner.api.web.UserIds;
+
+/**
+ * Reads and checks the body of {@code POST /api/v1/health/metrics}, collecting every bad
+ * field with its path ({@code metrics.weight}).
+ */
+final class MetricRequests {
+
+	static final int MAX_METRICS = 64;
+
+	static final Duration MAX_AHEAD = Duration.ofMinutes(5);
+
+	private static final Set<String> FIELDS = Set.of("user_id", "metrics", "recorded_at");
+
+	private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
+	private MetricRequests() {
+	}
+
+	/** The checked request; {@code now} is when the service received it. */
+	static NewMetrics read(ObjectNode body, Instant now, FieldErrors errors) {
+		JsonFields.rejectUnknown(body, FIELDS, errors);
+		String userId = UserIds.fromBody(body, errors);
+		ObjectNode metrics = metrics(body.get("metrics"), errors);
+		Instant recordedAt = recordedAt(body.get("recorded_at"), now, errors);
+		return new NewMetrics(userId, metrics, recordedAt);
+	}
+
+	private static ObjectNode metrics(JsonNode node, FieldErrors errors) {
+		if (node == null || node.isNull()) {
+			errors.add("metrics", "is required: an object of 1 to " + MAX_METRICS + " metrics");
+			return null;
+		}
+		if (!node.isObject() || node.isEmpty()) {
+			errors.add("metrics", "must be an object of 1 to " + MAX_METRICS + " metrics");
+			return null;
+		}
+		if (node.size() > MAX_METRICS) {
+			errors.add("metrics", "must have at most " + MAX_METRICS + " metrics (has " + node.size() + ")");
+		}
+		for (Map.Entry<String, JsonNode> metric : node.properties()) {
+			check(metric.getKey(), metric.getValue(), errors);
+		}
+		return (ObjectNode) node;
+	}
+
+	private static void check(String name, JsonNode value, FieldErrors errors) {
+		String field = "metrics." + ((name.length() > 80) ? name.substring(0, 80) + "…" : name);
+		if (!NAME.matcher(name).matches()) {
+			errors.add(field, "is not a metric name: 1 to 64 of a-z, 0-9 and _, starting with a letter");
+			return;
+		}
+		if (!value.isNumber() || !JsonValues.isFinite(value)) {
+			errors.add(field, "must be a finite number");
+			return;
+		}
+		MetricCatalog.of(name)
+			.flatMap((known) -> known.check(value.decimalValue()))
+			.ifPresent((rule) -> errors.add(field, rule));
+	}
+
+	private static Instant recordedAt(JsonNode node, Instant now, FieldErrors errors) {
+		if (node == null || node.isNull()) {
+			return Timestamps.truncate(now);
+		}
+		Instant at = node.isString() ? DateRange.parseDateTime(node.stringValue()).orElse(null) : null;
+		if (at == null) {
+			errors.add("recorded_at", "must be an RFC 3339 date-time with offset (2026-11-22T09:30:00Z)");
+			return null;
+		}
+		if (at.isAfter(now.plus(MAX_AHEAD))) {
+			errors.add("recorded_at", "must not be more than 5 minutes in the future");
+			return null;
+		}
+		return Timestamps.truncate(at);
+	}
+
+	/** A checked metrics record, not yet stored. */
+	record NewMetrics(String userId, ObjectNode metrics, Instant recordedAt) {
+	}
+
+}
