@@ -12,6 +12,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.assessment.AssessmentRequests.NewAssessment;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
@@ -31,6 +32,8 @@ import com.healthpartner.api.web.UserIds;
 @Component
 class AssessmentHandler {
 
+	private static final String RESOURCE = "assessments";
+
 	static final String PATH = "/api/v1/health/assessments";
 
 	private final JsonBodies bodies;
@@ -47,8 +50,10 @@ class AssessmentHandler {
 
 	private final Clock clock;
 
+	private final AuditTrail audit;
+
 	AssessmentHandler(JsonBodies bodies, IdempotentCreates creates, AssessmentRepository assessments, Listings listings,
-			Cursors cursors, JsonMapper mapper, Clock clock) {
+			Cursors cursors, JsonMapper mapper, Clock clock, AuditTrail audit) {
 		this.bodies = bodies;
 		this.creates = creates;
 		this.assessments = assessments;
@@ -56,6 +61,7 @@ class AssessmentHandler {
 		this.cursors = cursors;
 		this.mapper = mapper;
 		this.clock = clock;
+		this.audit = audit;
 	}
 
 	Mono<ServerResponse> create(ServerRequest request) {
@@ -67,8 +73,16 @@ class AssessmentHandler {
 			errors.throwIfAny();
 			AssessmentRow row = new AssessmentRow(UUID.randomUUID(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
-			return this.creates.create(partnerId, PATH, key, body, () -> this.assessments.insert(partnerId, row)
-				.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))));
+			return this.creates
+				.create(partnerId, PATH, key, body,
+						() -> this.assessments.insert(partnerId, row)
+							.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))))
+				.doOnNext((response) -> {
+					// a replay writes nothing
+					if (!response.headers().containsHeader(IdempotentCreates.REPLAYED)) {
+						this.audit.wrote(request, RESOURCE, submitted.userId());
+					}
+				});
 		});
 	}
 
@@ -77,6 +91,7 @@ class AssessmentHandler {
 		UUID id = RecordIds.parse(request.pathVariable("id"), "assessment");
 		return this.assessments.find(partnerId, id)
 			.switchIfEmpty(Mono.error(() -> RecordIds.notFound("assessment", id)))
+			.doOnNext((row) -> this.audit.read(request, RESOURCE, row.userId(), 1))
 			.flatMap((row) -> ServerResponse.ok()
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue(AssessmentView.of(row)));
@@ -93,10 +108,13 @@ class AssessmentHandler {
 		String query = PATH + "|" + partnerId + "|" + userId;
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
 		if (ndjson) {
-			return this.listings.ndjson(this.assessments.stream(partnerId, userId, after).map(AssessmentView::of));
+			return this.listings
+				.ndjson(this.audit.reading(request, RESOURCE, userId, this.assessments.stream(partnerId, userId, after))
+					.map(AssessmentView::of));
 		}
 		return this.assessments.list(partnerId, userId, after, limit + 1)
 			.collectList()
+			.doOnNext((rows) -> this.audit.read(request, RESOURCE, userId, Math.min(rows.size(), limit)))
 			.map((rows) -> Paging.page(rows, limit, AssessmentView::of, AssessmentRow::createdAt, AssessmentRow::id,
 					this.cursors, query))
 			.flatMap(this.listings::page);

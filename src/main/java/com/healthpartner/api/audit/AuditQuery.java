@@ -1,16 +1,18 @@
 package com.healthpartner.api.audit;
 
-import java.time.Instant;
 import java.util.UUID;
 
-/**
- * The administrator's filters of the audit trail; each may be absent.
- */
-record AuditQuery(UUID partnerId, String userId, Instant from, Instant to) {
+import com.healthpartner.api.web.DateRange;
 
-	/** Binds a cursor to these filters, so it cannot be replayed with others. */
+/**
+ * The administrator's filters of the audit trail; each may be absent. {@code range} is
+ * {@code [from, until)}.
+ */
+record AuditQuery(UUID partnerId, String userId, DateRange range) {
+
+	/** Binds a cursor to these filters, so it cannot be used with others. */
 	String cursorScope() {
-		return "audit|" + this.partnerId + "|" + this.userId + "|" + this.from + "|" + this.to;
+		return "audit|" + this.partnerId + "|" + this.userId + "|" + this.range.key();
 	}
 
 }

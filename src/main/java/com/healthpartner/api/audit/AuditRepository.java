@@ -50,15 +50,15 @@ class AuditRepository {
 				where (cast(:partnerId as uuid) is null or partner_id = :partnerId)
 				  and (cast(:userId as text) is null or user_id = :userId)
 				  and (cast(:from as timestamptz) is null or at >= :from)
-				  and (cast(:to as timestamptz) is null or at <= :to)
+				  and (cast(:until as timestamptz) is null or at < :until)
 				  and (cast(:afterAt as timestamptz) is null or (at, id) > (:afterAt, :afterId))
 				order by at, id
 				limit :limit
 				""");
 		spec = bindOrNull(spec, "partnerId", query.partnerId(), UUID.class);
 		spec = bindOrNull(spec, "userId", query.userId(), String.class);
-		spec = bindOrNull(spec, "from", query.from(), Instant.class);
-		spec = bindOrNull(spec, "to", query.to(), Instant.class);
+		spec = bindOrNull(spec, "from", query.range().from(), Instant.class);
+		spec = bindOrNull(spec, "until", query.range().until(), Instant.class);
 		spec = bindOrNull(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
 		spec = bindOrNull(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
 		return spec.bind("limit", limit).map(AuditRepository::row).all();

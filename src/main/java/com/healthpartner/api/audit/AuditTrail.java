@@ -1,14 +1,25 @@
 package com.healthpartner.api.audit;
 
-import java.util.UUID;
+import reactor.core.publisher.Flux;
+
+import org.springframework.web.reactive.function.server.ServerRequest;
 
 /**
- * Where health-data handlers report every access. Recording never waits for the database:
- * the events are written in batches.
+ * Where health-data handlers report every access: who (the request's partner and key)
+ * read or wrote how many records of which user. Reporting never waits for the database.
  */
 public interface AuditTrail {
 
-	void record(UUID partnerId, UUID keyId, String userId, AuditEvent.Action action, String resource, long recordCount,
-			String requestId);
+	/** {@code count} records of {@code userId} were read in answer to {@code request}. */
+	void read(ServerRequest request, String resource, String userId, long count);
+
+	/** One record of {@code userId} was written by {@code request}. */
+	void wrote(ServerRequest request, String resource, String userId);
+
+	/**
+	 * Streams {@code records} and, when the stream ends (completed, failed or cancelled
+	 * by the client), reports how many were sent.
+	 */
+	<T> Flux<T> reading(ServerRequest request, String resource, String userId, Flux<T> records);
 
 }

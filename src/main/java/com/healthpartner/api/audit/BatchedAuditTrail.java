@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -20,7 +21,11 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
 
+import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.web.RequestIds;
 import com.healthpartner.api.web.Timestamps;
 
 /**
@@ -64,10 +69,29 @@ class BatchedAuditTrail implements AuditTrail, SmartLifecycle {
 	}
 
 	@Override
-	public void record(UUID partnerId, UUID keyId, String userId, AuditEvent.Action action, String resource,
-			long recordCount, String requestId) {
-		AuditEvent event = new AuditEvent(UUID.randomUUID(), Timestamps.truncate(this.clock.instant()), partnerId,
-				keyId, userId, action, resource, recordCount, requestId);
+	public void read(ServerRequest request, String resource, String userId, long count) {
+		record(request, AuditEvent.Action.READ, resource, userId, count);
+	}
+
+	@Override
+	public void wrote(ServerRequest request, String resource, String userId) {
+		record(request, AuditEvent.Action.WRITE, resource, userId, 1);
+	}
+
+	@Override
+	public <T> Flux<T> reading(ServerRequest request, String resource, String userId, Flux<T> records) {
+		return Flux.defer(() -> {
+			AtomicLong sent = new AtomicLong();
+			return records.doOnNext((record) -> sent.incrementAndGet())
+				.doFinally((signal) -> read(request, resource, userId, sent.get()));
+		});
+	}
+
+	private void record(ServerRequest request, AuditEvent.Action action, String resource, String userId, long count) {
+		ApiPrincipal principal = Principals.of(request);
+		AuditEvent event = new AuditEvent(UUID.randomUUID(), Timestamps.truncate(this.clock.instant()),
+				principal.partnerId(), principal.keyId(), userId, action, resource, count,
+				RequestIds.of(request.exchange()));
 		if (!this.pending.offer(event)) {
 			this.dropped.increment();
 		}

@@ -13,6 +13,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.metric.MetricRequests.NewMetrics;
@@ -34,6 +35,8 @@ import com.healthpartner.api.web.UserIds;
 @Component
 class MetricHandler {
 
+	private static final String RESOURCE = "metrics";
+
 	static final String PATH = "/api/v1/health/metrics";
 
 	private final JsonBodies bodies;
@@ -50,8 +53,10 @@ class MetricHandler {
 
 	private final Clock clock;
 
+	private final AuditTrail audit;
+
 	MetricHandler(JsonBodies bodies, IdempotentCreates creates, MetricRepository metrics, Listings listings,
-			Cursors cursors, JsonMapper mapper, Clock clock) {
+			Cursors cursors, JsonMapper mapper, Clock clock, AuditTrail audit) {
 		this.bodies = bodies;
 		this.creates = creates;
 		this.metrics = metrics;
@@ -59,6 +64,7 @@ class MetricHandler {
 		this.cursors = cursors;
 		this.mapper = mapper;
 		this.clock = clock;
+		this.audit = audit;
 	}
 
 	Mono<ServerResponse> create(ServerRequest request) {
@@ -72,8 +78,16 @@ class MetricHandler {
 			MetricRow row = new MetricRow(UUID.randomUUID(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.metrics()), submitted.recordedAt(),
 					Timestamps.truncate(now));
-			return this.creates.create(partnerId, PATH, key, body, () -> this.metrics.insert(partnerId, row)
-				.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))));
+			return this.creates
+				.create(partnerId, PATH, key, body,
+						() -> this.metrics.insert(partnerId, row)
+							.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))))
+				.doOnNext((response) -> {
+					// a replay writes nothing
+					if (!response.headers().containsHeader(IdempotentCreates.REPLAYED)) {
+						this.audit.wrote(request, RESOURCE, submitted.userId());
+					}
+				});
 		});
 	}
 
@@ -82,6 +96,7 @@ class MetricHandler {
 		UUID id = RecordIds.parse(request.pathVariable("id"), "metrics record");
 		return this.metrics.find(partnerId, id)
 			.switchIfEmpty(Mono.error(() -> RecordIds.notFound("metrics record", id)))
+			.doOnNext((row) -> this.audit.read(request, RESOURCE, row.userId(), 1))
 			.flatMap(
 					(row) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(MetricView.of(row)));
 	}
@@ -99,10 +114,13 @@ class MetricHandler {
 		String query = PATH + "|" + partnerId + "|" + userId + "|" + range.key();
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
 		if (ndjson) {
-			return this.listings.ndjson(this.metrics.stream(partnerId, userId, range, after).map(MetricView::of));
+			return this.listings.ndjson(
+					this.audit.reading(request, RESOURCE, userId, this.metrics.stream(partnerId, userId, range, after))
+						.map(MetricView::of));
 		}
 		return this.metrics.list(partnerId, userId, range, after, limit + 1)
 			.collectList()
+			.doOnNext((rows) -> this.audit.read(request, RESOURCE, userId, Math.min(rows.size(), limit)))
 			.map((rows) -> Paging.page(rows, limit, MetricView::of, MetricRow::recordedAt, MetricRow::id, this.cursors,
 					query))
 			.flatMap(this.listings::page);

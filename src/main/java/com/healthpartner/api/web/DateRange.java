@@ -32,8 +32,15 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 
 	/** Both parameters of a request; a bad one is added to {@code errors}. */
 	public static DateRange of(ServerRequest request, FieldErrors errors) {
-		Instant start = request.queryParam(START).flatMap((value) -> bound(value, false, START, errors)).orElse(null);
-		Instant end = request.queryParam(END).flatMap((value) -> bound(value, true, END, errors)).orElse(null);
+		return of(request, START, END, errors);
+	}
+
+	/** The same rules for a pair of parameters with other names. */
+	public static DateRange of(ServerRequest request, String startName, String endName, FieldErrors errors) {
+		Instant start = request.queryParam(startName)
+			.flatMap((value) -> bound(value, false, startName, errors))
+			.orElse(null);
+		Instant end = request.queryParam(endName).flatMap((value) -> bound(value, true, endName, errors)).orElse(null);
 		Instant from = (start != null) ? ceilMillis(start) : null;
 		Instant until = (end != null) ? end.truncatedTo(ChronoUnit.MILLIS).plusMillis(1) : null;
 		return new DateRange(from, until, start != null && end != null && start.isAfter(end));
