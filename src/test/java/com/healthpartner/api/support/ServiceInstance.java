@@ -31,6 +31,14 @@ public final class ServiceInstance implements AutoCloseable {
 	}
 
 	public static ServiceInstance start(Map<String, Object> overrides) {
+		return start(overrides, new Class<?>[0]);
+	}
+
+	/**
+	 * An instance with further configuration, e.g. {@link TestBeans} for a clock the test
+	 * can move and the test routes.
+	 */
+	public static ServiceInstance start(Map<String, Object> overrides, Class<?>... sources) {
 		TestInfrastructure.Database db = TestInfrastructure.postgres();
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("server.port", "0");
@@ -47,8 +55,14 @@ public final class ServiceInstance implements AutoCloseable {
 		properties.put("spring.flyway.user", db.username());
 		properties.put("spring.flyway.password", db.password());
 		properties.putAll(overrides);
-		return new ServiceInstance(
-				new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties).run());
+		return new ServiceInstance(new SpringApplicationBuilder(HealthPartnerApplication.class).sources(sources)
+			.properties(properties)
+			.run());
+	}
+
+	/** The instance's clock, when it was started with {@link TestBeans}. */
+	public MutableClock clock() {
+		return this.context.getBean(MutableClock.class);
 	}
 
 	public WebTestClient client() {

@@ -41,6 +41,14 @@ public final class TestInfrastructure {
 		return redis;
 	}
 
+	/**
+	 * A Redis of its own, for a test that stops and starts it (the shared one stays up
+	 * for everyone else). The caller closes it.
+	 */
+	public static StoppableRedis dedicatedRedis() {
+		return dockerAvailable() ? StoppableRedis.container() : StoppableRedis.embedded(freePort());
+	}
+
 	private static boolean dockerAvailable() {
 		if (docker == null) {
 			try {
