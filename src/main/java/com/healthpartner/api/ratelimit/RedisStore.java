@@ -25,7 +25,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
-import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The Redis shared by all instances, through one reactive Lettuce connection that is
@@ -34,11 +34,14 @@ import org.springframework.beans.factory.DisposableBean;
  * retried for a few seconds, so a dead Redis costs nothing per request), the state is
  * reported as degraded in health and metrics, and the next successful command ends it.
  */
-class RedisStore implements DisposableBean {
+class RedisStore implements SmartLifecycle {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(250);
 
 	static final Duration CONNECT_TIMEOUT = Duration.ofMillis(500);
+
+	/** The first connection also starts Lettuce's event loops: it may take longer. */
+	static final Duration STARTUP_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
 	static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(5);
 
@@ -59,6 +62,8 @@ class RedisStore implements DisposableBean {
 	private volatile long retryAtMillis;
 
 	private volatile Failure failure;
+
+	private volatile boolean running;
 
 	RedisStore(String url, Clock clock, MeterRegistry meters) {
 		try {
@@ -108,8 +113,7 @@ class RedisStore implements DisposableBean {
 		if (this.clock.millis() < this.retryAtMillis) {
 			return Mono.error(new IllegalStateException("Redis failed recently"));
 		}
-		Mono<StatefulRedisConnection<String, String>> current = this.connection.get();
-		return ((current != null) ? current : connect()).timeout(CONNECT_TIMEOUT).flatMap((connection) -> {
+		return connection().timeout(CONNECT_TIMEOUT).flatMap((connection) -> {
 			if (!connection.isOpen()) {
 				// Lettuce is re-establishing it in the background: nothing to wait for
 				return Mono.error(new IllegalStateException("Redis connection lost, reconnecting"));
@@ -124,6 +128,11 @@ class RedisStore implements DisposableBean {
 
 	Failure failure() {
 		return this.failure;
+	}
+
+	private Mono<StatefulRedisConnection<String, String>> connection() {
+		Mono<StatefulRedisConnection<String, String>> current = this.connection.get();
+		return (current != null) ? current : connect();
 	}
 
 	private Mono<StatefulRedisConnection<String, String>> connect() {
@@ -156,11 +165,38 @@ class RedisStore implements DisposableBean {
 		}
 	}
 
+	/**
+	 * Connects in the background at start, so that the first requests find the connection
+	 * open; a Redis that is down at start only means the service starts degraded.
+	 */
 	@Override
-	public void destroy() {
+	public void start() {
+		this.running = true;
+		connection().timeout(STARTUP_CONNECT_TIMEOUT)
+			.flatMap((connection) -> connection.reactive().ping())
+			.subscribe((pong) -> log.info("Rate limits and replay checks are shared through Redis"), (error) -> {
+				failed(error);
+				log.debug("Redis at start", error);
+			});
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
 		// closes the connection too
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		this.resources.shutdown(0, 2, TimeUnit.SECONDS);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** Stops after the web server has drained: in-flight requests still use Redis. */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4096;
 	}
 
 	/** Since when Redis cannot be used, and the kind of failure (never its message). */
