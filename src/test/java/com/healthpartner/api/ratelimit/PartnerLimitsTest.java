@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -31,6 +33,9 @@ class PartnerLimitsTest extends IntegrationTest {
 
 	@Autowired
 	private DatabaseClient db;
+
+	@Autowired
+	private ApplicationContext context;
 
 	@Test
 	void theSixtyFirstRequestOfADefaultPartnerIsLimitedAndStoresNothing() {
@@ -118,40 +123,33 @@ class PartnerLimitsTest extends IntegrationTest {
 	@Test
 	void headersArePresentAndConsistentOnEveryKindOfAnswer() {
 		Credentials partner = this.partners.onboard("default", "metrics:read");
-		Instant now = this.clock.instant();
 		int expected = 60;
-		// 200
-		assertThat(RateLimitHeaders.of(exchange(partner, "/api/v1/auth/me", 200), now).remaining())
-			.isEqualTo(--expected);
-		// 404 and 403 (scope): counted against the partner
-		assertThat(RateLimitHeaders.of(exchange(partner, "/api/v1/nowhere", 404), now).remaining())
-			.isEqualTo(--expected);
-		assertThat(RateLimitHeaders.of(exchange(partner, TestBeans.SCOPED_PATH, 403), now).remaining())
-			.isEqualTo(--expected);
+		// 200, 404 and 403 (scope): all counted against the partner
+		assertThat(answer(() -> exchange(partner, "/api/v1/auth/me", 200)).remaining()).isEqualTo(--expected);
+		assertThat(answer(() -> exchange(partner, "/api/v1/nowhere", 404)).remaining()).isEqualTo(--expected);
+		assertThat(answer(() -> exchange(partner, TestBeans.SCOPED_PATH, 403)).remaining()).isEqualTo(--expected);
 		// 405, 400, 413, 415 and 201
-		HttpHeaders notAllowed = this.client.delete()
+		assertThat(answer(() -> this.client.delete()
 			.uri("/api/v1/auth/me")
 			.header("x-api-key", partner.apiKey())
 			.exchange()
 			.expectStatus()
 			.isEqualTo(405)
 			.returnResult(String.class)
-			.getResponseHeaders();
-		assertThat(RateLimitHeaders.of(notAllowed, now).remaining()).isEqualTo(--expected);
+			.getResponseHeaders()).remaining()).isEqualTo(--expected);
 		for (var body : Map.of("{\"marker\":", 400, "{\"marker\":\"" + "x".repeat(70_000) + "\"}", 413).entrySet()) {
-			HttpHeaders headers = post(partner, MediaType.APPLICATION_JSON, body.getKey(), body.getValue());
-			assertThat(RateLimitHeaders.of(headers, now).remaining()).isEqualTo(--expected);
+			assertThat(
+					answer(() -> post(partner, MediaType.APPLICATION_JSON, body.getKey(), body.getValue())).remaining())
+				.isEqualTo(--expected);
 		}
-		HttpHeaders unsupported = post(partner, MediaType.TEXT_PLAIN, "marker", 415);
-		assertThat(RateLimitHeaders.of(unsupported, now).remaining()).isEqualTo(--expected);
-		HttpHeaders created = post(partner, MediaType.APPLICATION_JSON, "{\"marker\":\"" + UUID.randomUUID() + "\"}",
-				201);
-		assertThat(RateLimitHeaders.of(created, now).remaining()).isEqualTo(--expected);
+		assertThat(answer(() -> post(partner, MediaType.TEXT_PLAIN, "marker", 415)).remaining()).isEqualTo(--expected);
+		assertThat(answer(
+				() -> post(partner, MediaType.APPLICATION_JSON, "{\"marker\":\"" + UUID.randomUUID() + "\"}", 201))
+			.remaining()).isEqualTo(--expected);
 	}
 
 	@Test
 	void refusalsBeforeThePartnerIsKnownShowTheAddressPolicy() {
-		Instant now = this.clock.instant();
 		HttpHeaders missing = this.client.get()
 			.uri("/api/v1/auth/me")
 			.exchange()
@@ -159,20 +157,18 @@ class PartnerLimitsTest extends IntegrationTest {
 			.isUnauthorized()
 			.returnResult(String.class)
 			.getResponseHeaders();
-		assertThat(RateLimitHeaders.of(missing, now).policy()).isEqualTo("anonymous");
-		HttpHeaders invalid = this.client.get()
+		assertThat(RateLimitHeaders.of(missing, this.clock.instant()).policy()).isEqualTo("anonymous");
+		assertThat(answer(() -> this.client.get()
 			.uri("/api/v1/auth/me")
 			.header("x-api-key", "hpk_" + "0".repeat(32))
 			.exchange()
 			.expectStatus()
 			.isUnauthorized()
 			.returnResult(String.class)
-			.getResponseHeaders();
-		assertThat(RateLimitHeaders.of(invalid, now).policy()).isEqualTo("anonymous");
+			.getResponseHeaders()).policy()).isEqualTo("anonymous");
 		Credentials suspended = this.partners.onboard();
 		this.partners.patch(suspended.partnerId(), Map.of("status", "suspended"));
-		HttpHeaders forbidden = exchange(suspended, "/api/v1/auth/me", 403);
-		assertThat(RateLimitHeaders.of(forbidden, now).policy()).isEqualTo("anonymous");
+		assertThat(answer(() -> exchange(suspended, "/api/v1/auth/me", 403)).policy()).isEqualTo("anonymous");
 		// the suspension did not use up the partner's window
 		this.partners.patch(suspended.partnerId(), Map.of("status", "active"));
 		assertThat(me(suspended, 200).remaining()).isEqualTo(59);
@@ -204,9 +200,31 @@ class PartnerLimitsTest extends IntegrationTest {
 		assertThat(me(partner, 200).remaining()).isEqualTo(59);
 	}
 
+	@Test
+	void theLocalStoreNeedsNoRedis() {
+		assertThat(this.context.getBeansOfType(RedisStore.class)).isEmpty();
+		this.client.get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.rateLimitStore")
+			.doesNotExist()
+			.jsonPath("$.components.redis")
+			.doesNotExist();
+	}
+
 	private RateLimitHeaders me(Credentials partner, int status) {
+		return answer(() -> exchange(partner, "/api/v1/auth/me", status));
+	}
+
+	/** The headers of one answer, checked against the time it was asked at. */
+	private RateLimitHeaders answer(Supplier<HttpHeaders> request) {
 		Instant now = this.clock.instant();
-		return RateLimitHeaders.of(exchange(partner, "/api/v1/auth/me", status), now);
+		return RateLimitHeaders.of(request.get(), now);
 	}
 
 	private HttpHeaders exchange(Credentials partner, String path, int status) {
