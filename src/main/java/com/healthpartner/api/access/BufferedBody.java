@@ -47,10 +47,8 @@ final class BufferedBody {
 			.defaultIfEmpty(new byte[0]);
 	}
 
+	/** The request with the body read by {@link #read} in its place. */
 	static ServerHttpRequest replaying(ServerHttpRequest request, byte[] body) {
-		if (body.length == 0) {
-			return request;
-		}
 		return new ServerHttpRequestDecorator(request) {
 
 			@Override

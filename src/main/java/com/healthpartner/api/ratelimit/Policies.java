@@ -3,6 +3,8 @@ package com.healthpartner.api.ratelimit;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,6 +26,8 @@ class Policies {
 
 	private final Map<String, Policy> plans = new LinkedHashMap<>();
 
+	private final Set<String> unknownPlans = ConcurrentHashMap.newKeySet();
+
 	private final Policy anonymous;
 
 	private final Policy registration;
@@ -42,7 +46,9 @@ class Policies {
 	Policy plan(String name) {
 		Policy plan = this.plans.get(name);
 		if (plan == null) {
-			log.warn("Plan '" + name + "' is not configured in APP_PLANS; the partner is limited as 'default'");
+			if (this.unknownPlans.add(name)) {
+				log.warn("Plan '" + name + "' is not configured in APP_PLANS; its partners are limited as 'default'");
+			}
 			return this.plans.get("default");
 		}
 		return plan;

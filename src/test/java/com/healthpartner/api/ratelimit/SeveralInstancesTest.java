@@ -176,9 +176,9 @@ class SeveralInstancesTest extends IntegrationTest {
 			.get()
 			.uri("/actuator/health/rateLimitStore")
 			.exchange()
-			.returnResult(String.class)
-			.getResponseBody()
-			.blockFirst();
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
 		return body != null && body.contains("\"UP\"");
 	}
 
@@ -189,11 +189,9 @@ class SeveralInstancesTest extends IntegrationTest {
 			.exchange()
 			.expectStatus()
 			.isOk()
-			.returnResult(String.class)
-			.getResponseBody()
-			.collectList()
-			.map((lines) -> String.join("\n", lines))
-			.block();
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
 		for (String line : scrape.split("\n")) {
 			if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
 				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

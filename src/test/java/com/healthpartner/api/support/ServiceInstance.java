@@ -6,6 +6,8 @@ import java.util.Map;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.HealthPartnerApplication;
@@ -57,7 +59,21 @@ public final class ServiceInstance implements AutoCloseable {
 		properties.putAll(overrides);
 		return new ServiceInstance(new SpringApplicationBuilder(HealthPartnerApplication.class).sources(sources)
 			.properties(properties)
+			.initializers(ServiceInstance::ownNettyResources)
 			.run());
+	}
+
+	/**
+	 * By default Reactor Netty's event loops and connection pool are global to the JVM,
+	 * and closing a context disposes them under the feet of the shared test context and
+	 * its clients. An instance gets resources of its own instead.
+	 */
+	private static void ownNettyResources(ConfigurableApplicationContext context) {
+		((GenericApplicationContext) context).registerBean(ReactorResourceFactory.class, () -> {
+			ReactorResourceFactory resources = new ReactorResourceFactory();
+			resources.setUseGlobalResources(false);
+			return resources;
+		});
 	}
 
 	/** The instance's clock, when it was started with {@link TestBeans}. */
