@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -35,6 +36,8 @@ final class LocalRateLimiter implements RateLimiter {
 
 	private final Map<Shape, RateLimiterConfig> configs = new ConcurrentHashMap<>();
 
+	private final AtomicLong ticks = new AtomicLong(Long.MIN_VALUE);
+
 	LocalRateLimiter(Clock clock) {
 		this(clock, MAXIMUM_WINDOWS);
 	}
@@ -42,7 +45,7 @@ final class LocalRateLimiter implements RateLimiter {
 	LocalRateLimiter(Clock clock, long maximumWindows) {
 		this.clock = clock;
 		this.windows = Caffeine.newBuilder()
-			.ticker(this::nanos)
+			.ticker(this::monotonicNanos)
 			.expireAfter(new UntilWindowEnds())
 			.maximumSize(maximumWindows)
 			.executor(Runnable::run)
@@ -60,8 +63,8 @@ final class LocalRateLimiter implements RateLimiter {
 		// compute is atomic per subject: replacing an ended window and taking a permit
 		// cannot interleave with another request of the same subject
 		this.windows.asMap().compute(subject, (key, current) -> {
-			Window window = (current == null || now >= current.end) ? new Window(key, policy, now, now + nanos(policy))
-					: current.limitedTo(key, policy);
+			Window window = (current == null || !current.covers(now))
+					? new Window(key, policy, now, now + nanos(policy)) : current.limitedTo(key, policy);
 			decision[0] = window.take(policy, now);
 			return window;
 		});
@@ -77,6 +80,11 @@ final class LocalRateLimiter implements RateLimiter {
 	private long nanos() {
 		Instant now = this.clock.instant();
 		return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+	}
+
+	/** Caffeine needs a ticker that never goes back, even if the clock is set back. */
+	private long monotonicNanos() {
+		return this.ticks.accumulateAndGet(nanos(), Math::max);
 	}
 
 	private static long nanos(Policy policy) {
@@ -98,19 +106,35 @@ final class LocalRateLimiter implements RateLimiter {
 	/** One window of one subject: its bounds and the limiter counting it. */
 	private final class Window {
 
+		private final long start;
+
 		private final long end;
 
 		private final int limit;
 
+		private final AtomicLong latest;
+
 		private final AtomicRateLimiter limiter;
 
 		private Window(String subject, Policy policy, long start, long end) {
+			this.start = start;
 			this.end = end;
 			this.limit = policy.limit();
+			this.latest = new AtomicLong(start);
 			// the limiter's first cycle starts now and lasts the whole policy window, so
-			// it never refreshes before this window is replaced
+			// it never refreshes before this window is replaced; its time never goes
+			// back (Resilience4j would wait for a negative delay or count negative
+			// cycles)
 			this.limiter = new AtomicRateLimiter(subject, config(policy.limit(), policy.window()),
-					LocalRateLimiter.this::nanos);
+					() -> this.latest.accumulateAndGet(nanos(), Math::max));
+		}
+
+		/**
+		 * Whether {@code now} falls in this window; a clock set back before its start
+		 * starts a new one.
+		 */
+		private boolean covers(long now) {
+			return now >= this.start && now < this.end;
 		}
 
 		/**
@@ -122,7 +146,7 @@ final class LocalRateLimiter implements RateLimiter {
 				return this;
 			}
 			int used = this.limit - this.limiter.getMetrics().getAvailablePermissions();
-			Window changed = new Window(subject, policy, nanos(), this.end);
+			Window changed = new Window(subject, policy, this.start, this.end);
 			if (used >= policy.limit()) {
 				changed.limiter.drainPermissions();
 			}
@@ -140,17 +164,20 @@ final class LocalRateLimiter implements RateLimiter {
 
 	}
 
-	/** An entry lives until its window ends: afterwards it is of no use. */
-	private static final class UntilWindowEnds implements Expiry<String, Window> {
+	/**
+	 * An entry lives until its window ends: afterwards it is of no use. Measured on the
+	 * clock, as the windows are, and counted from Caffeine's (monotonic) current time.
+	 */
+	private final class UntilWindowEnds implements Expiry<String, Window> {
 
 		@Override
 		public long expireAfterCreate(String key, Window window, long currentTime) {
-			return Math.max(0, window.end - currentTime);
+			return Math.max(1, window.end - nanos());
 		}
 
 		@Override
 		public long expireAfterUpdate(String key, Window window, long currentTime, long currentDuration) {
-			return Math.max(0, window.end - currentTime);
+			return Math.max(1, window.end - nanos());
 		}
 
 		@Override

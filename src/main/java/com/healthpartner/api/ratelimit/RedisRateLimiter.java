@@ -23,8 +23,9 @@ final class RedisRateLimiter implements RateLimiter {
 
 	/**
 	 * KEYS[1]: the subject's window; ARGV: limit, window length (ms), now (ms). A new
-	 * window starts with the first request after the previous one ended. A refused
-	 * request writes nothing. Returns {allowed (1/0), remaining, window end (ms)}.
+	 * window starts with the first request after the previous one ended (or before it
+	 * began: a clock set back). A refused request writes nothing. Returns {allowed (1/0),
+	 * remaining, window end (ms)}.
 	 */
 	static final String SCRIPT = """
 			local limit = tonumber(ARGV[1])
@@ -33,7 +34,7 @@ final class RedisRateLimiter implements RateLimiter {
 			local window = redis.call('HMGET', KEYS[1], 'end', 'used')
 			local ends = tonumber(window[1])
 			local used = tonumber(window[2])
-			if ends == nil or used == nil or now >= ends then
+			if ends == nil or used == nil or now >= ends or now < ends - length then
 			  ends = now + length
 			  used = 0
 			end

@@ -77,6 +77,23 @@ class LocalRateLimiterTest {
 	}
 
 	@Test
+	void aClockSetBackNeitherBlocksNorRefuses() {
+		this.clock.advance(Duration.ofHours(2));
+		for (int i = 0; i < 30; i++) {
+			this.limiter.acquireNow(DEFAULT, "partner:a");
+		}
+		this.clock.advance(Duration.ofHours(-2));
+		Decision afterwards = this.limiter.acquireNow(DEFAULT, "partner:a");
+		assertThat(afterwards.allowed()).isTrue();
+		assertThat(afterwards.remaining()).as("a new window: the old one has not started yet").isEqualTo(59);
+		assertThat(afterwards.resetAtMillis()).isEqualTo(afterwards.decidedAtMillis() + 60_000);
+		for (int i = 0; i < 59; i++) {
+			assertThat(this.limiter.acquireNow(DEFAULT, "partner:a").allowed()).isTrue();
+		}
+		assertThat(this.limiter.acquireNow(DEFAULT, "partner:a").allowed()).isFalse();
+	}
+
+	@Test
 	void aHundredThousandPartnersLimitersAreDroppedWhenTheirWindowsEnd() {
 		for (int i = 0; i < 100_000; i++) {
 			this.limiter.acquireNow(DEFAULT, "partner:" + i);
