@@ -124,6 +124,7 @@ class SeveralInstancesTest extends IntegrationTest {
 			}
 			me(instance, partner.apiKey()).expectStatus().isEqualTo(429);
 			health(instance, "rateLimitStore").jsonPath("$.status").isEqualTo("DEGRADED");
+			health(instance, "").jsonPath("$.status").isEqualTo("DEGRADED");
 			health(instance, "liveness").jsonPath("$.status").isEqualTo("UP");
 			health(instance, "readiness").jsonPath("$.status").isEqualTo("UP");
 			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(1.0);
@@ -164,7 +165,7 @@ class SeveralInstancesTest extends IntegrationTest {
 	private static WebTestClient.BodyContentSpec health(ServiceInstance instance, String component) {
 		return instance.client()
 			.get()
-			.uri("/actuator/health/" + component)
+			.uri(component.isEmpty() ? "/actuator/health" : "/actuator/health/" + component)
 			.exchange()
 			.expectStatus()
 			.isOk()
