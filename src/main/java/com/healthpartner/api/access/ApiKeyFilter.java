@@ -7,6 +7,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -20,8 +22,8 @@ import com.healthpartner.api.web.ProblemType;
 /**
  * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the
  * key is known, unrevoked and unexpired (401), 2. the partner is active (403). The
- * resolved partner is put on the exchange for the route's scope check and the handlers. A
- * refusal never reaches the handler.
+ * resolved partner is put on the exchange for the rate limit (3), the signature (4), the
+ * route's scope check (5) and the handlers. A refusal never reaches the handler.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -65,7 +67,14 @@ class ApiKeyFilter implements WebFilter {
 				return Mono.error(new ApiException(ProblemType.PARTNER_SUSPENDED,
 						"Access of partner " + principal.partnerId() + " is suspended by an administrator"));
 			}
-			this.usage.used(principal.keyId());
+			// a refused (429) request did not use the key: it must leave no trace
+			exchange.getResponse().beforeCommit(() -> {
+				HttpStatusCode status = exchange.getResponse().getStatusCode();
+				if (status == null || status.value() != HttpStatus.TOO_MANY_REQUESTS.value()) {
+					this.usage.used(principal.keyId());
+				}
+				return Mono.empty();
+			});
 			return chain.filter(exchange);
 		});
 	}

@@ -10,12 +10,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Plans and per-IP limits. {@code APP_PLANS} is {@code name=requests per minute},
- * comma-separated.
+ * comma-separated; {@code APP_TRUSTED_PROXIES} lists the proxies (addresses or CIDR
+ * ranges) whose {@code X-Forwarded-For} names the client.
  */
 @ConfigurationProperties("app")
 public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") String plans,
 		@DefaultValue("60") int anonymousLimitPerMinute, @DefaultValue("10") int registrationLimitPerHour,
-		@DefaultValue("local") String rateLimitStore) {
+		@DefaultValue("local") String rateLimitStore, @DefaultValue("") String trustedProxies) {
 
 	private static final Pattern PLAN_NAME = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
 
@@ -30,6 +31,13 @@ public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") Str
 		if (!"local".equals(rateLimitStore) && !"redis".equals(rateLimitStore)) {
 			throw new IllegalArgumentException(
 					"APP_RATE_LIMIT_STORE must be local or redis (was " + rateLimitStore + ")");
+		}
+		try {
+			AddressRange.parseList(trustedProxies);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(
+					"APP_TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated: " + ex.getMessage());
 		}
 	}
 

@@ -6,6 +6,8 @@ import java.util.Map;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.HealthPartnerApplication;
@@ -35,13 +37,42 @@ public final class ServiceInstance implements AutoCloseable {
 		return start(TestInfrastructure.postgres(), overrides);
 	}
 
+	/**
+	 * An instance with further configuration, e.g. {@link TestBeans} for a clock the test
+	 * can move and the test routes.
+	 */
+	public static ServiceInstance start(Map<String, Object> overrides, Class<?>... sources) {
+		return start(TestInfrastructure.postgres(), overrides, sources);
+	}
+
 	/** An instance on a database of its own (for instance one a test stops). */
-	public static ServiceInstance start(TestInfrastructure.Database db, Map<String, Object> overrides) {
+	public static ServiceInstance start(TestInfrastructure.Database db, Map<String, Object> overrides,
+			Class<?>... sources) {
 		Map<String, Object> properties = properties(db);
 		properties.put("server.port", "0");
 		properties.putAll(overrides);
-		return new ServiceInstance(
-				new SpringApplicationBuilder(HealthPartnerApplication.class).properties(properties).run());
+		return new ServiceInstance(new SpringApplicationBuilder(HealthPartnerApplication.class).sources(sources)
+			.properties(properties)
+			.initializers(ServiceInstance::ownNettyResources)
+			.run());
+	}
+
+	/**
+	 * By default Reactor Netty's event loops and connection pool are global to the JVM,
+	 * and closing a context disposes them under the feet of the shared test context and
+	 * its clients. An instance gets resources of its own instead.
+	 */
+	private static void ownNettyResources(ConfigurableApplicationContext context) {
+		((GenericApplicationContext) context).registerBean(ReactorResourceFactory.class, () -> {
+			ReactorResourceFactory resources = new ReactorResourceFactory();
+			resources.setUseGlobalResources(false);
+			return resources;
+		});
+	}
+
+	/** The instance's clock, when it was started with {@link TestBeans}. */
+	public MutableClock clock() {
+		return this.context.getBean(MutableClock.class);
 	}
 
 	/**

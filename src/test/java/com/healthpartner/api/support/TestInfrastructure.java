@@ -51,6 +51,14 @@ public final class TestInfrastructure {
 	}
 
 	/**
+	 * A Redis of its own, for a test that stops and starts it (the shared one stays up
+	 * for everyone else). The caller closes it.
+	 */
+	public static StoppableRedis dedicatedRedis() {
+		return dockerAvailable() ? StoppableRedis.container() : StoppableRedis.embedded(freePort());
+	}
+
+	/**
 	 * A PostgreSQL of its own that a test may stop and start again (same address, same
 	 * data), for tests of database outages; the shared one is never stopped.
 	 */

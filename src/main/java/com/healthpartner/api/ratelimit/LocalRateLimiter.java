@@ -1,0 +1,190 @@
+package com.healthpartner.api.ratelimit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import reactor.core.publisher.Mono;
+
+/**
+ * Limits in this instance's memory: one Resilience4j {@link AtomicRateLimiter} per
+ * subject, with timeout 0 so that no thread ever parks, created on its first request.
+ * <p>
+ * The contract's window starts with the first request after the previous window ended,
+ * whereas Resilience4j's cycles are aligned to the limiter's creation; so each window
+ * gets its own limiter, replaced when the window is over. A limiter reads time from the
+ * injected {@link Clock} (Resilience4j's {@code nanoTimeSupplier}), so tests move windows
+ * without sleeping. An entry expires when its window ends and the number of entries is
+ * bounded, so memory stays flat with any number of partners and addresses.
+ */
+final class LocalRateLimiter implements RateLimiter {
+
+	/** Far above 100,000 partners plus the addresses of a busy minute. */
+	static final long MAXIMUM_WINDOWS = 250_000;
+
+	private final Clock clock;
+
+	private final Cache<String, Window> windows;
+
+	private final Map<Shape, RateLimiterConfig> configs = new ConcurrentHashMap<>();
+
+	private final AtomicLong ticks = new AtomicLong(Long.MIN_VALUE);
+
+	LocalRateLimiter(Clock clock) {
+		this(clock, MAXIMUM_WINDOWS);
+	}
+
+	LocalRateLimiter(Clock clock, long maximumWindows) {
+		this.clock = clock;
+		this.windows = Caffeine.newBuilder()
+			.ticker(this::monotonicNanos)
+			.expireAfter(new UntilWindowEnds())
+			.maximumSize(maximumWindows)
+			.executor(Runnable::run)
+			.build();
+	}
+
+	@Override
+	public Mono<Decision> acquire(Policy policy, String subject) {
+		return Mono.fromSupplier(() -> acquireNow(policy, subject));
+	}
+
+	Decision acquireNow(Policy policy, String subject) {
+		long now = nanos();
+		Decision[] decision = new Decision[1];
+		// compute is atomic per subject: replacing an ended window and taking a permit
+		// cannot interleave with another request of the same subject
+		this.windows.asMap().compute(subject, (key, current) -> {
+			Window window = (current == null || !current.covers(now))
+					? new Window(key, policy, now, now + nanos(policy)) : current.limitedTo(key, policy);
+			decision[0] = window.take(policy, now);
+			return window;
+		});
+		return decision[0];
+	}
+
+	/** Windows held now (after expired ones are dropped). */
+	long windows() {
+		this.windows.cleanUp();
+		return this.windows.estimatedSize();
+	}
+
+	private long nanos() {
+		Instant now = this.clock.instant();
+		return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+	}
+
+	/** Caffeine needs a ticker that never goes back, even if the clock is set back. */
+	private long monotonicNanos() {
+		return this.ticks.accumulateAndGet(nanos(), Math::max);
+	}
+
+	private static long nanos(Policy policy) {
+		return policy.window().toNanos();
+	}
+
+	private RateLimiterConfig config(int limit, Duration period) {
+		return this.configs.computeIfAbsent(new Shape(limit, period),
+				(shape) -> RateLimiterConfig.custom()
+					.limitForPeriod(limit)
+					.limitRefreshPeriod(period)
+					.timeoutDuration(Duration.ZERO)
+					.build());
+	}
+
+	private record Shape(int limit, Duration period) {
+	}
+
+	/** One window of one subject: its bounds and the limiter counting it. */
+	private final class Window {
+
+		private final long start;
+
+		private final long end;
+
+		private final int limit;
+
+		private final AtomicLong latest;
+
+		private final AtomicRateLimiter limiter;
+
+		private Window(String subject, Policy policy, long start, long end) {
+			this.start = start;
+			this.end = end;
+			this.limit = policy.limit();
+			this.latest = new AtomicLong(start);
+			// the limiter's first cycle starts now and lasts the whole policy window, so
+			// it never refreshes before this window is replaced; its time never goes
+			// back (Resilience4j would wait for a negative delay or count negative
+			// cycles)
+			this.limiter = new AtomicRateLimiter(subject, config(policy.limit(), policy.window()),
+					() -> this.latest.accumulateAndGet(nanos(), Math::max));
+		}
+
+		/**
+		 * Whether {@code now} falls in this window; a clock set back before its start
+		 * starts a new one.
+		 */
+		private boolean covers(long now) {
+			return now >= this.start && now < this.end;
+		}
+
+		/**
+		 * The same window under the subject's current limit: after a plan change the used
+		 * requests carry over, so remaining = new limit - used.
+		 */
+		private Window limitedTo(String subject, Policy policy) {
+			if (policy.limit() == this.limit) {
+				return this;
+			}
+			int used = this.limit - this.limiter.getMetrics().getAvailablePermissions();
+			Window changed = new Window(subject, policy, this.start, this.end);
+			if (used >= policy.limit()) {
+				changed.limiter.drainPermissions();
+			}
+			else if (used > 0) {
+				changed.limiter.acquirePermission(used);
+			}
+			return changed;
+		}
+
+		private Decision take(Policy policy, long now) {
+			boolean allowed = this.limiter.acquirePermission();
+			return new Decision(policy, allowed, this.limiter.getMetrics().getAvailablePermissions(),
+					this.end / 1_000_000, now / 1_000_000);
+		}
+
+	}
+
+	/**
+	 * An entry lives until its window ends: afterwards it is of no use. Measured on the
+	 * clock, as the windows are, and counted from Caffeine's (monotonic) current time.
+	 */
+	private final class UntilWindowEnds implements Expiry<String, Window> {
+
+		@Override
+		public long expireAfterCreate(String key, Window window, long currentTime) {
+			return Math.max(1, window.end - nanos());
+		}
+
+		@Override
+		public long expireAfterUpdate(String key, Window window, long currentTime, long currentDuration) {
+			return Math.max(1, window.end - nanos());
+		}
+
+		@Override
+		public long expireAfterRead(String key, Window window, long currentTime, long currentDuration) {
+			return currentDuration;
+		}
+
+	}
+
+}

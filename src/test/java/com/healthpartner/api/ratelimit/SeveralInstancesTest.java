@@ -1,0 +1,215 @@
+package com.healthpartner.api.ratelimit;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import reactor.test.StepVerifier;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.RateLimitHeaders;
+import com.healthpartner.api.support.ServiceInstance;
+import com.healthpartner.api.support.Signatures;
+import com.healthpartner.api.support.StoppableRedis;
+import com.healthpartner.api.support.TestBeans;
+import com.healthpartner.api.support.TestInfrastructure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two instances behind an imagined load balancer, on different ports, sharing the test
+ * PostgreSQL and one real Redis ({@code APP_RATE_LIMIT_STORE=redis}): a partner's limit
+ * and its signed writes hold across both together; with Redis stopped both keep
+ * answering, with per-instance limits, and say so in health and metrics.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SeveralInstancesTest extends IntegrationTest {
+
+	private static StoppableRedis redis;
+
+	private static ServiceInstance first;
+
+	private static ServiceInstance second;
+
+	@Autowired
+	private DatabaseClient db;
+
+	@BeforeAll
+	static void startTwoInstancesOnOneRedis() {
+		redis = TestInfrastructure.dedicatedRedis();
+		Map<String, Object> shared = Map.of("app.rate-limit-store", "redis", "spring.data.redis.url", redis.url());
+		first = ServiceInstance.start(shared, TestBeans.class);
+		second = ServiceInstance.start(shared, TestBeans.class);
+	}
+
+	@AfterAll
+	static void stopAll() {
+		first.close();
+		second.close();
+		redis.close();
+	}
+
+	@Test
+	@Order(1)
+	void aDefaultPartnerAlternatingBetweenInstancesGetsSixtyNotOneHundredTwenty() {
+		Credentials partner = this.partners.onboard();
+		int accepted = 0;
+		for (int i = 0; i < 120; i++) {
+			ServiceInstance instance = (i % 2 == 0) ? first : second;
+			Instant now = instance.clock().instant();
+			HttpHeaders headers = me(instance, partner.apiKey()).returnResult(String.class).getResponseHeaders();
+			RateLimitHeaders limits = RateLimitHeaders.of(headers, now);
+			if (headers.getFirst(HttpHeaders.RETRY_AFTER) == null) {
+				accepted++;
+				assertThat(limits.remaining()).as("one window for both instances").isEqualTo(60 - accepted);
+			}
+			else {
+				assertThat(limits.remaining()).isZero();
+			}
+		}
+		assertThat(accepted).isEqualTo(60);
+		me(first, partner.apiKey()).expectStatus().isEqualTo(429);
+		me(second, partner.apiKey()).expectStatus().isEqualTo(429);
+	}
+
+	@Test
+	@Order(2)
+	void aSignedWriteReplayedAgainstTheOtherInstanceIsRefused() {
+		Credentials partner = this.partners.onboard();
+		String marker = UUID.randomUUID().toString();
+		String body = "{\"marker\":\"" + marker + "\"}";
+		String signature = Signatures.sign(partner.apiSecret(), first.clock().instant().getEpochSecond(), "POST",
+				TestBeans.WRITE_PATH, body);
+		write(first, partner, body, signature).expectStatus().isCreated();
+		write(second, partner, body, signature).expectStatus()
+			.isUnauthorized()
+			.expectBody()
+			.jsonPath("$.code")
+			.isEqualTo("invalid_signature");
+		TestBeans.writes(this.db, marker).as(StepVerifier::create).expectNext(1L).verifyComplete();
+	}
+
+	@Test
+	@Order(3)
+	void withRedisStoppedBothInstancesKeepAnsweringWithTheirOwnLimitsAndReportIt() {
+		Credentials partner = this.partners.onboard();
+		for (ServiceInstance instance : List.of(first, second)) {
+			health(instance, "rateLimitStore").jsonPath("$.status").isEqualTo("UP");
+			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(0.0);
+		}
+		redis.stop();
+		for (ServiceInstance instance : List.of(first, second)) {
+			for (int i = 1; i <= 60; i++) {
+				RateLimitHeaders limits = RateLimitHeaders.of(me(instance, partner.apiKey()).expectStatus()
+					.isOk()
+					.returnResult(String.class)
+					.getResponseHeaders(), instance.clock().instant());
+				assertThat(limits.remaining()).as("each instance counts alone").isEqualTo(60 - i);
+			}
+			me(instance, partner.apiKey()).expectStatus().isEqualTo(429);
+			health(instance, "rateLimitStore").jsonPath("$.status").isEqualTo("DEGRADED");
+			health(instance, "").jsonPath("$.status").isEqualTo("DEGRADED");
+			health(instance, "liveness").jsonPath("$.status").isEqualTo("UP");
+			health(instance, "readiness").jsonPath("$.status").isEqualTo("UP");
+			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(1.0);
+			assertThat(metric(instance, "ratelimit_store_fallbacks_total")).isGreaterThanOrEqualTo(61.0);
+		}
+		redis.start();
+		// Lettuce reconnects in the background; once an instance's pause after the
+		// failure has passed (on its clock) its next request uses Redis again
+		Credentials later = this.partners.onboard();
+		assertThat(within(Duration.ofSeconds(15), () -> {
+			for (ServiceInstance instance : List.of(first, second)) {
+				instance.clock().advance(RedisStore.RETRY_AFTER_FAILURE);
+				me(instance, later.apiKey()).expectStatus().isOk();
+			}
+			return isUp(first) && isUp(second);
+		})).isTrue();
+		for (ServiceInstance instance : List.of(first, second)) {
+			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(0.0);
+		}
+	}
+
+	private static WebTestClient.ResponseSpec me(ServiceInstance instance, String apiKey) {
+		return instance.client().get().uri("/api/v1/auth/me").header("x-api-key", apiKey).exchange();
+	}
+
+	private static WebTestClient.ResponseSpec write(ServiceInstance instance, Credentials partner, String body,
+			String signature) {
+		return instance.client()
+			.post()
+			.uri(TestBeans.WRITE_PATH)
+			.header("x-api-key", partner.apiKey())
+			.header(Signatures.HEADER, signature)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(body)
+			.exchange();
+	}
+
+	private static WebTestClient.BodyContentSpec health(ServiceInstance instance, String component) {
+		return instance.client()
+			.get()
+			.uri(component.isEmpty() ? "/actuator/health" : "/actuator/health/" + component)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody();
+	}
+
+	private static boolean isUp(ServiceInstance instance) {
+		String body = instance.client()
+			.get()
+			.uri("/actuator/health/rateLimitStore")
+			.exchange()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		return body != null && body.contains("\"UP\"");
+	}
+
+	private static double metric(ServiceInstance instance, String name) {
+		String scrape = instance.client()
+			.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		for (String line : scrape.split("\n")) {
+			if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+			}
+		}
+		throw new AssertionError(name + " is not in /actuator/prometheus");
+	}
+
+	/** Reconnecting is asynchronous: the condition must hold promptly, not at once. */
+	private static boolean within(Duration limit, Supplier<Boolean> condition) {
+		Instant deadline = Instant.now().plus(limit);
+		while (Instant.now().isBefore(deadline)) {
+			if (condition.get()) {
+				return true;
+			}
+		}
+		return condition.get();
+	}
+
+}
