@@ -14,17 +14,15 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.system.PeriodicFlush;
 import com.healthpartner.api.web.RequestIds;
 import com.healthpartner.api.web.Timestamps;
 
@@ -37,7 +35,7 @@ import com.healthpartner.api.web.Timestamps;
  * ({@code audit_events_dropped_total}), because memory must stay bounded.
  */
 @Component
-class BatchedAuditTrail implements AuditTrail, SmartLifecycle {
+class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 
 	private static final Log log = LogFactory.getLog(BatchedAuditTrail.class);
 
@@ -55,9 +53,8 @@ class BatchedAuditTrail implements AuditTrail, SmartLifecycle {
 
 	private final Counter dropped;
 
-	private volatile Disposable flushing;
-
 	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry) {
+		super(FLUSH_EVERY);
 		this.repository = repository;
 		this.clock = clock;
 		this.dropped = Counter.builder("audit.events.dropped")
@@ -101,7 +98,8 @@ class BatchedAuditTrail implements AuditTrail, SmartLifecycle {
 	 * Writes everything queued so far, batch by batch; a failed batch goes back to the
 	 * queue.
 	 */
-	Mono<Void> flush() {
+	@Override
+	protected Mono<Void> flush() {
 		return Flux.defer(() -> Flux.fromIterable(drainBatches()))
 			.concatMap((batch) -> this.repository.insert(batch).onErrorResume((failure) -> {
 				batch.forEach(this.pending::offer);
@@ -130,41 +128,6 @@ class BatchedAuditTrail implements AuditTrail, SmartLifecycle {
 			batches.add(batch);
 		}
 		return batches;
-	}
-
-	@Override
-	public void start() {
-		this.flushing = Flux.interval(FLUSH_EVERY).onBackpressureDrop().concatMap((tick) -> flush()).subscribe();
-	}
-
-	@Override
-	public void stop(Runnable callback) {
-		Disposable current = this.flushing;
-		if (current != null) {
-			current.dispose();
-		}
-		flush().timeout(Duration.ofSeconds(10))
-			.onErrorResume((failure) -> Mono.empty())
-			.doFinally((signal) -> callback.run())
-			.subscribe();
-	}
-
-	@Override
-	public void stop() {
-		stop(() -> {
-		});
-	}
-
-	@Override
-	public boolean isRunning() {
-		Disposable current = this.flushing;
-		return current != null && !current.isDisposed();
-	}
-
-	/** Stops after the web server has finished its in-flight requests and stopped. */
-	@Override
-	public int getPhase() {
-		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
 	}
 
 }

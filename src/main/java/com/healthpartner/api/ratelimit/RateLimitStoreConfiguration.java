@@ -4,8 +4,12 @@ import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -33,6 +37,15 @@ class RateLimitStoreConfiguration {
 		@Bean
 		ReplayGuard localReplayGuard(Clock clock) {
 			return new LocalReplayGuard(clock);
+		}
+
+		/**
+		 * {@code rateLimitStore} is part of readiness whatever the store; the local one
+		 * is always there.
+		 */
+		@Bean
+		ReactiveHealthIndicator rateLimitStoreHealthIndicator() {
+			return () -> Mono.just(Health.up().withDetail("store", "local").withDetail("shared", false).build());
 		}
 
 	}

@@ -7,11 +7,11 @@ import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * {@code rateLimitStore} in {@code /actuator/health} (store {@code redis} only):
- * {@code UP} while limits are shared through Redis, {@code DEGRADED} while this instance
- * falls back to its own memory. Never {@code DOWN}: the instance still serves correctly
- * limited (per instance) requests, so taking it out of the load balancer would only make
- * things worse; it is not part of the readiness group.
+ * {@code rateLimitStore} in {@code /actuator/health} and its readiness group (store
+ * {@code redis}): {@code UP} while limits are shared through Redis, {@code DEGRADED}
+ * (answered with HTTP 200) while this instance falls back to its own memory. Never
+ * {@code DOWN}: the instance still serves correctly limited (per instance) requests, so
+ * taking it out of the load balancer would only make things worse.
  */
 class RedisStoreHealthIndicator implements ReactiveHealthIndicator {
 

@@ -39,11 +39,11 @@ class SignedRequestsTest extends IntegrationTest {
 			.expectStatus()
 			.isOk();
 		String marker = UUID.randomUUID().toString();
-		String body = "{\"marker\":\"" + marker + "\"}";
+		String body = TestBeans.writeBody(marker);
 		post(partner, body, Signatures.sign(partner.apiSecret(), t, "POST", TestBeans.WRITE_PATH, body)).expectStatus()
 			.isCreated()
 			.expectBody()
-			.jsonPath("$.marker")
+			.jsonPath("$.user_id")
 			.isEqualTo(marker);
 		assertStored(marker, 1);
 	}
@@ -67,7 +67,7 @@ class SignedRequestsTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		Credentials other = this.partners.onboard();
 		String marker = UUID.randomUUID().toString();
-		String body = "{\"marker\":\"" + marker + "\"}";
+		String body = TestBeans.writeBody(marker);
 		refused(post(partner, body, Signatures.sign(other.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, body)));
 		// the secret of the key sent, not of another key of the same partner
 		Credentials second = this.partners.issueKey(partner.partnerId(), Map.of());
@@ -96,7 +96,7 @@ class SignedRequestsTest extends IntegrationTest {
 	void aReplayedWriteIsRefusedAndStoredOnce() {
 		Credentials partner = this.partners.onboard();
 		String marker = UUID.randomUUID().toString();
-		String body = "{\"marker\":\"" + marker + "\"}";
+		String body = TestBeans.writeBody(marker);
 		String signature = Signatures.sign(partner.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, body);
 		post(partner, body, signature).expectStatus().isCreated();
 		refused(post(partner, body, signature));
@@ -110,9 +110,9 @@ class SignedRequestsTest extends IntegrationTest {
 	@Test
 	void anAlteredBodyIsRefusedAndNotStored() {
 		Credentials partner = this.partners.onboard();
-		String signed = "{\"marker\":\"" + UUID.randomUUID() + "\"}";
+		String signed = TestBeans.writeBody(UUID.randomUUID().toString());
 		String sent = UUID.randomUUID().toString();
-		refused(post(partner, "{\"marker\":\"" + sent + "\"}",
+		refused(post(partner, TestBeans.writeBody(sent),
 				Signatures.sign(partner.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, signed)));
 		assertStored(sent, 0);
 	}
@@ -160,7 +160,7 @@ class SignedRequestsTest extends IntegrationTest {
 	@Test
 	void aSignedBodyOverTheLimitIsTooLarge() {
 		Credentials partner = this.partners.onboard();
-		String body = "{\"marker\":\"" + "x".repeat(70_000) + "\"}";
+		String body = TestBeans.writeBody("x".repeat(70_000));
 		post(partner, body, Signatures.sign(partner.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, body))
 			.expectStatus()
 			.isEqualTo(413)

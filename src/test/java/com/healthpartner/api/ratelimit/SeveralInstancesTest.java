@@ -93,7 +93,7 @@ class SeveralInstancesTest extends IntegrationTest {
 	void aSignedWriteReplayedAgainstTheOtherInstanceIsRefused() {
 		Credentials partner = this.partners.onboard();
 		String marker = UUID.randomUUID().toString();
-		String body = "{\"marker\":\"" + marker + "\"}";
+		String body = TestBeans.writeBody(marker);
 		String signature = Signatures.sign(partner.apiSecret(), first.clock().instant().getEpochSecond(), "POST",
 				TestBeans.WRITE_PATH, body);
 		write(first, partner, body, signature).expectStatus().isCreated();
@@ -126,7 +126,12 @@ class SeveralInstancesTest extends IntegrationTest {
 			health(instance, "rateLimitStore").jsonPath("$.status").isEqualTo("DEGRADED");
 			health(instance, "").jsonPath("$.status").isEqualTo("DEGRADED");
 			health(instance, "liveness").jsonPath("$.status").isEqualTo("UP");
-			health(instance, "readiness").jsonPath("$.status").isEqualTo("UP");
+			health(instance, "readiness").jsonPath("$.status")
+				.isEqualTo("DEGRADED")
+				.jsonPath("$.components.rateLimitStore.status")
+				.isEqualTo("DEGRADED")
+				.jsonPath("$.components.r2dbc.status")
+				.isEqualTo("UP");
 			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(1.0);
 			assertThat(metric(instance, "ratelimit_store_fallbacks_total")).isGreaterThanOrEqualTo(61.0);
 		}

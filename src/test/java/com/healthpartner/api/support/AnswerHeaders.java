@@ -20,14 +20,6 @@ final class AnswerHeaders {
 	static final Set<String> GENERIC = Set.of("content-type", "content-length", "transfer-encoding", "date",
 			"connection", "keep-alive", "vary", "content-encoding");
 
-	/**
-	 * Documented as required on every {@code /api/v1} answer, but sent only once the
-	 * traffic-control branch is merged: until then their values are checked when present
-	 * and their absence is tolerated. Empty this set after that merge.
-	 */
-	static final Set<String> NOT_YET_SENT = Set.of("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-			"ratelimit-policy", "ratelimit");
-
 	private final OpenApiDocument document;
 
 	AnswerHeaders(OpenApiDocument document) {
@@ -76,7 +68,7 @@ final class AnswerHeaders {
 			}
 		}
 		for (String name : required) {
-			if (!headers.containsHeader(name) && !NOT_YET_SENT.contains(name.toLowerCase(Locale.ROOT))) {
+			if (!headers.containsHeader(name)) {
 				violations.add("required header " + name + " is missing");
 			}
 		}

@@ -1,11 +1,5 @@
 package com.healthpartner.api.support;
 
-import java.net.URI;
-import java.time.Clock;
-import java.time.temporal.ChronoUnit;
-import java.util.Map;
-import java.util.UUID;
-
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.test.context.TestConfiguration;
@@ -19,12 +13,11 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.access.Scopes;
-import com.healthpartner.api.web.JsonBodies;
 
 /**
  * Beans every full-application test shares: a clock tests can move, a route declared here
- * to prove the per-route scope check independently of the health routes, and a keyed
- * route that stores a row (so tests can show what a refused request did not store).
+ * to prove the per-route scope check independently of the health routes, and the write
+ * whose stored rows tests count (to show what a refused request did not store).
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestBeans {
@@ -32,10 +25,10 @@ public class TestBeans {
 	public static final String SCOPED_PATH = "/api/v1/test/needs-metrics-write";
 
 	/**
-	 * {@code POST {"marker": "..."}}: reads the body as the health routes do and stores a
-	 * (rejected) registration with the email {@code <marker>@writes.test}; 201.
+	 * A keyed write whose stored rows a test can count: a metrics record of the user
+	 * {@code marker} ({@link #writeBody}), counted by {@link #writes}.
 	 */
-	public static final String WRITE_PATH = "/api/v1/test/writes";
+	public static final String WRITE_PATH = "/api/v1/health/metrics";
 
 	@Bean
 	@Primary
@@ -52,29 +45,15 @@ public class TestBeans {
 			.build();
 	}
 
-	@Bean
-	RouterFunction<ServerResponse> writingTestRoute(JsonBodies bodies, DatabaseClient db, Clock clock) {
-		return RouterFunctions.route().POST(WRITE_PATH, (request) -> bodies.readObject(request).flatMap((body) -> {
-			String marker = body.path("marker").asString("");
-			UUID id = UUID.randomUUID();
-			return db.sql("""
-					insert into registrations (id, email, partner_name, status, created_at)
-					values (:id, :email, 'test write', 'rejected', :at)
-					""")
-				.bind("id", id)
-				.bind("email", marker + "@writes.test")
-				.bind("at", clock.instant().truncatedTo(ChronoUnit.MILLIS))
-				.then()
-				.then(ServerResponse.created(URI.create(WRITE_PATH + "/" + id))
-					.contentType(MediaType.APPLICATION_JSON)
-					.bodyValue(Map.of("marker", marker)));
-		})).build();
+	/** A valid metrics record of the user {@code marker}. */
+	public static String writeBody(String marker) {
+		return "{\"user_id\":\"" + marker + "\",\"metrics\":{\"weight\":70}}";
 	}
 
-	/** How many rows the writing test route stored with this marker. */
+	/** How many records of the user {@code marker} are stored (of any partner). */
 	public static Mono<Long> writes(DatabaseClient db, String marker) {
-		return db.sql("select count(*) from registrations where email = :email")
-			.bind("email", marker + "@writes.test")
+		return db.sql("select count(*) from metric_records where user_id = :marker")
+			.bind("marker", marker)
 			.map((row) -> row.get(0, Long.class))
 			.one();
 	}

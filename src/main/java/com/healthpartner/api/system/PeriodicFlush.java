@@ -1,0 +1,91 @@
+package com.healthpartner.api.system;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Writes what a component has gathered in memory every period, so that the request path
+ * never waits for that write. On stop, a write under way is never cancelled (its batch
+ * would be lost): the ticks end, the write under way finishes, one last write takes what
+ * is left. It stops after the web server has drained its in-flight requests (a lower
+ * phase than the server's), so what they gathered is written too.
+ */
+public abstract class PeriodicFlush implements SmartLifecycle {
+
+	private static final Log log = LogFactory.getLog(PeriodicFlush.class);
+
+	private static final Duration LAST_WRITE_WAIT = Duration.ofSeconds(10);
+
+	private final Duration period;
+
+	private volatile Sinks.Empty<Void> stopping;
+
+	private volatile Mono<Void> finished;
+
+	protected PeriodicFlush(Duration period) {
+		this.period = period;
+	}
+
+	/**
+	 * Writes what was gathered so far; keeps what could not be written for the next time.
+	 */
+	protected abstract Mono<Void> flush();
+
+	@Override
+	public void start() {
+		Sinks.Empty<Void> stop = Sinks.empty();
+		Sinks.Empty<Void> done = Sinks.empty();
+		Flux.interval(this.period)
+			.onBackpressureDrop()
+			.takeUntilOther(stop.asMono())
+			.concatMap((tick) -> flush(), 1)
+			.then(Mono.defer(this::flush))
+			.doFinally((signal) -> done.tryEmitEmpty())
+			.subscribe(null,
+					(failure) -> log.error("Periodic write of " + getClass().getSimpleName() + " failed", failure));
+		this.stopping = stop;
+		this.finished = done.asMono();
+	}
+
+	@Override
+	public void stop(Runnable callback) {
+		Sinks.Empty<Void> stop = this.stopping;
+		Mono<Void> done = this.finished;
+		if (stop == null || done == null) {
+			callback.run();
+			return;
+		}
+		this.stopping = null;
+		stop.tryEmitEmpty();
+		done.timeout(LAST_WRITE_WAIT)
+			.onErrorResume((failure) -> Mono.empty())
+			.doFinally((signal) -> callback.run())
+			.subscribe();
+	}
+
+	@Override
+	public void stop() {
+		stop(() -> {
+		});
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.stopping != null;
+	}
+
+	/** After the web server has finished its in-flight requests and stopped. */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
+	}
+
+}
