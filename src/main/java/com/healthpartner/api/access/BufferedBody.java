@@ -4,15 +4,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.web.LimitedBodies;
 
 /**
  * Reads a request body once, within the body limit (413 beyond it, before anything is
@@ -26,25 +23,10 @@ final class BufferedBody {
 	static Mono<byte[]> read(ServerHttpRequest request, int maxBytes) {
 		HttpHeaders headers = request.getHeaders();
 		long length = headers.getContentLength();
-		if (length > maxBytes) {
-			return Mono.error(tooLarge(maxBytes));
-		}
 		if (length == 0 || (length < 0 && !headers.containsHeader(HttpHeaders.TRANSFER_ENCODING))) {
 			return Mono.just(new byte[0]);
 		}
-		return DataBufferUtils.join(request.getBody(), maxBytes)
-			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge(maxBytes))
-			.map((buffer) -> {
-				try {
-					byte[] bytes = new byte[buffer.readableByteCount()];
-					buffer.read(bytes);
-					return bytes;
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-			})
-			.defaultIfEmpty(new byte[0]);
+		return LimitedBodies.read(request.getBody(), length, maxBytes);
 	}
 
 	/** The request with the body read by {@link #read} in its place. */
@@ -57,11 +39,6 @@ final class BufferedBody {
 			}
 
 		};
-	}
-
-	private static ApiException tooLarge(int maxBytes) {
-		return new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
-				"The request body is larger than " + maxBytes + " bytes");
 	}
 
 }

@@ -8,7 +8,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -82,10 +81,14 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 		return this.stopping != null;
 	}
 
-	/** After the web server has finished its in-flight requests and stopped. */
+	/**
+	 * After the web server has finished its in-flight requests and stopped: Spring Boot
+	 * shuts the server down gracefully in phase {@code DEFAULT_PHASE - 1024} and stops it
+	 * in {@code DEFAULT_PHASE - 2048}; lower phases stop later.
+	 */
 	@Override
 	public int getPhase() {
-		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
+		return SmartLifecycle.DEFAULT_PHASE - 3072;
 	}
 
 }

@@ -13,8 +13,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -84,22 +82,8 @@ public class JsonBodies {
 			return Mono.error(new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
 					"Send the body with Content-Type: application/json"));
 		}
-		if (request.headers().contentLength().orElse(0) > this.maxBytes) {
-			return Mono.error(tooLarge());
-		}
-		return DataBufferUtils.join(request.body(BodyExtractors.toDataBuffers()), this.maxBytes)
-			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge())
-			.map((buffer) -> {
-				try {
-					byte[] bytes = new byte[buffer.readableByteCount()];
-					buffer.read(bytes);
-					return bytes;
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-			})
-			.defaultIfEmpty(new byte[0]);
+		return LimitedBodies.read(request.body(BodyExtractors.toDataBuffers()),
+				request.headers().contentLength().orElse(-1), this.maxBytes);
 	}
 
 	private JsonNode parse(byte[] bytes) {
@@ -113,11 +97,6 @@ public class JsonBodies {
 			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is not valid JSON: " + brief(ex),
 					List.of(), Map.of());
 		}
-	}
-
-	private ApiException tooLarge() {
-		return new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
-				"The request body is larger than " + this.maxBytes + " bytes");
 	}
 
 	private static String brief(JacksonException ex) {

@@ -24,7 +24,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.MethodNotAllowedException;
 import org.springframework.web.server.NotAcceptableStatusException;
-import org.springframework.web.server.PayloadTooLargeException;
+import org.springframework.web.server.ContentTooLargeException;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
@@ -105,7 +105,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 		if (failure instanceof NotAcceptableStatusException) {
 			return new ApiException(ProblemType.NOT_ACCEPTABLE, "This route answers application/json");
 		}
-		if (failure instanceof PayloadTooLargeException || failure instanceof DataBufferLimitException
+		if (failure instanceof ContentTooLargeException || failure instanceof DataBufferLimitException
 				|| failure.getCause() instanceof DataBufferLimitException) {
 			return new ApiException(ProblemType.PAYLOAD_TOO_LARGE, "The request body is over the size limit");
 		}

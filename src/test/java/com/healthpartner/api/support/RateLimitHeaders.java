@@ -61,8 +61,11 @@ public record RateLimitHeaders(String policy, int limit, int remaining, long res
 		assertThat(r).isBetween(0, q);
 		assertThat(t).isLessThanOrEqualTo(window + 1);
 		long resetAt = Long.parseLong(reset);
+		// both are rounded up, and the service read its clock a moment after the test
+		// read
+		// now (on a loaded machine, a second or two later)
 		assertThat(resetAt - t).as("X-RateLimit-Reset minus t is now")
-			.isBetween(now.getEpochSecond() - 2, now.getEpochSecond() + 1);
+			.isBetween(now.getEpochSecond() - 2, now.getEpochSecond() + 3);
 		return new RateLimitHeaders(name, q, r, resetAt, window, t, policyHeader, rateLimitHeader);
 	}
 
