@@ -52,7 +52,7 @@ public enum ProblemType {
 	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
 			"Something failed on our side. Retry later; quote the request_id when you contact support."),
 	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable",
-			"The service cannot reach its database right now. Retry after the number of seconds in Retry-After; nothing was written.");
+			"The service cannot reach its database right now, or this instance is shutting down. Retry after the number of seconds in Retry-After; nothing was written.");
 
 	private final HttpStatus status;
 

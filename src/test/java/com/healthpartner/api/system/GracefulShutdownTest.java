@@ -26,9 +26,9 @@ import com.healthpartner.api.support.ServiceInstance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An instance stopped (as on SIGTERM) while partners are writing: every write it
- * acknowledged is stored, and so is the audit event of each, written after the server has
- * drained its in-flight requests.
+ * An instance stopped (as on SIGTERM) while 64 partners' clients are writing: every write
+ * it acknowledged is stored, and so is the audit event of each, written after the server
+ * has drained its in-flight requests.
  */
 class GracefulShutdownTest extends IntegrationTest {
 
@@ -52,7 +52,7 @@ class GracefulShutdownTest extends IntegrationTest {
 				if (answered.incrementAndGet() == 40) {
 					CompletableFuture.runAsync(instance::close).whenComplete((ok, failure) -> stopped.complete(null));
 				}
-			}), 16)
+			}), 64)
 			.collectList()
 			.block(Duration.ofSeconds(60));
 		stopped.join();
