@@ -17,11 +17,12 @@ import org.springframework.web.server.WebFilterChain;
 import com.healthpartner.api.system.AppProperties;
 import com.healthpartner.api.web.ApiException;
 import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.web.RequestPaths;
 
 /**
- * {@code /admin/v1/**} needs {@code Authorization: Bearer <admin token>}; nothing else
- * opens it. Compared as SHA-256 digests in constant time so neither length nor content
- * leaks through timing.
+ * {@code /admin/**} needs {@code Authorization: Bearer <admin token>}; nothing else opens
+ * it. Compared as SHA-256 digests in constant time so neither length nor content leaks
+ * through timing.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -35,8 +36,8 @@ class AdminTokenFilter implements WebFilter {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		String path = exchange.getRequest().getPath().pathWithinApplication().value();
-		if (!path.equals("/admin/v1") && !path.startsWith("/admin/v1/")) {
+		// all of /admin, as the routers see it (decoded, without matrix parameters)
+		if (!RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
 			return chain.filter(exchange);
 		}
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);

@@ -18,6 +18,7 @@ import org.springframework.web.server.WebFilterChain;
 import com.healthpartner.api.web.ApiException;
 import com.healthpartner.api.web.LogAttributes;
 import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.web.RequestPaths;
 
 /**
  * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the
@@ -80,11 +81,11 @@ class ApiKeyFilter implements WebFilter {
 	}
 
 	static boolean needsKey(ServerHttpRequest request) {
-		String path = request.getPath().pathWithinApplication().value();
-		if (!path.equals("/api/v1") && !path.startsWith("/api/v1/")) {
+		// as the routers see the path (decoded, without matrix parameters)
+		if (!RequestPaths.isUnder(request, "/api/v1")) {
 			return false;
 		}
-		return !(HttpMethod.POST.equals(request.getMethod()) && path.equals("/api/v1/auth"));
+		return !(HttpMethod.POST.equals(request.getMethod()) && RequestPaths.matched(request).equals("/api/v1/auth"));
 	}
 
 	private static ApiException invalid() {

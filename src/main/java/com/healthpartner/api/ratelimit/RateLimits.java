@@ -17,6 +17,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 import com.healthpartner.api.web.ApiException;
 import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.web.RequestPaths;
 
 /**
  * What the rate-limit filters share: taking a request from the limiter, remembering the
@@ -60,13 +61,11 @@ class RateLimits {
 
 	/** The public API, whose every answer carries the rate-limit headers. */
 	static boolean isApi(ServerHttpRequest request) {
-		String path = request.getPath().pathWithinApplication().value();
-		return path.equals("/api/v1") || path.startsWith("/api/v1/");
+		return RequestPaths.isUnder(request, "/api/v1");
 	}
 
 	static boolean isRegistration(ServerHttpRequest request) {
-		return HttpMethod.POST.equals(request.getMethod())
-				&& request.getPath().pathWithinApplication().value().equals("/api/v1/auth");
+		return HttpMethod.POST.equals(request.getMethod()) && RequestPaths.matched(request).equals("/api/v1/auth");
 	}
 
 	private Counter counter(Decision decision) {

@@ -43,8 +43,8 @@ class InFlightRequests implements WebFilter, SmartLifecycle {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		String path = exchange.getRequest().getPath().pathWithinApplication().value();
-		if (!path.startsWith("/api/") && !path.startsWith("/admin/")) {
+		if (!RequestPaths.isUnder(exchange.getRequest(), "/api")
+				&& !RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
 			return chain.filter(exchange);
 		}
 		// counted before the check, so that a stop never misses a request that passed it

@@ -24,8 +24,8 @@ class NoStoreFilter implements WebFilter {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		String path = exchange.getRequest().getPath().pathWithinApplication().value();
-		if (path.startsWith("/api/") || path.startsWith("/admin/")) {
+		if (RequestPaths.isUnder(exchange.getRequest(), "/api")
+				|| RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
 			exchange.getResponse().beforeCommit(() -> {
 				exchange.getResponse().getHeaders().set(HttpHeaders.CACHE_CONTROL, NO_STORE);
 				return Mono.empty();
