@@ -57,12 +57,15 @@ class KeyCache implements AccessInvalidation {
 	}
 
 	void evict(UUID partnerId) {
-		this.cache.synchronous()
-			.asMap()
-			.values()
-			.removeIf((principal) -> principal.map((p) -> p.partnerId().equals(partnerId)).orElse(false));
-		// negative entries may be keys just issued to this partner
-		this.cache.synchronous().asMap().values().removeIf(Optional::isEmpty);
+		// a look-up still under way may have read the partner before the change: it goes
+		// too, and so do negative entries (they may be keys just issued to this partner)
+		this.cache.asMap().values().removeIf((entry) -> {
+			if (!entry.isDone() || entry.isCompletedExceptionally()) {
+				return true;
+			}
+			Optional<ApiPrincipal> principal = entry.getNow(Optional.empty());
+			return principal.map((p) -> p.partnerId().equals(partnerId)).orElse(true);
+		});
 	}
 
 	boolean listening() {

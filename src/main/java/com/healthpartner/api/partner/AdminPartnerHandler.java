@@ -75,9 +75,8 @@ class AdminPartnerHandler {
 	}
 
 	Mono<ServerResponse> update(ServerRequest request) {
-		return find(request).zipWith(this.bodies.readObject(request)).flatMap((found) -> {
-			PartnerRow partner = found.getT1();
-			var body = found.getT2();
+		UUID partnerId = AdminRequests.id(request.pathVariable("id"), "partner");
+		return this.bodies.readObject(request).flatMap((body) -> {
 			FieldErrors errors = new FieldErrors();
 			JsonFields.rejectUnknown(body, Set.of("plan", "scopes", "status", "signing_required"), errors);
 			String plan = JsonFields.optionalText(body, "plan", 1, 32, errors);
@@ -88,12 +87,10 @@ class AdminPartnerHandler {
 			if (status != null && !Set.of("active", "suspended").contains(status)) {
 				errors.add("status", "must be active or suspended");
 			}
-			List<String> scopes = AdminRequests.scopes(body, errors).map(Scope::values).orElse(partner.scopes());
+			List<String> scopes = AdminRequests.scopes(body, errors).map(Scope::values).orElse(null);
 			Boolean signing = AdminRequests.bool(body, "signing_required", errors);
 			errors.throwIfAny();
-			return this.onboarding.update(partner.with((plan != null) ? plan : partner.plan(), scopes,
-					(status != null) ? status : partner.status(),
-					(signing != null) ? signing : partner.signingRequired()));
+			return this.onboarding.update(partnerId, new PartnerChange(plan, scopes, status, signing));
 		}).flatMap(this::respond);
 	}
 

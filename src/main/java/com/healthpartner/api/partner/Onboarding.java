@@ -95,9 +95,10 @@ class Onboarding {
 			.flatMap((key) -> this.access.partnerChanged(partnerId).thenReturn(key));
 	}
 
-	Mono<PartnerRow> update(PartnerRow changed) {
-		return this.partners.update(changed)
+	Mono<PartnerRow> update(UUID partnerId, PartnerChange change) {
+		return this.partners.update(partnerId, change)
 			.as(this.transaction::transactional)
+			.switchIfEmpty(Mono.error(() -> ApiException.notFound("No partner " + partnerId)))
 			.flatMap((row) -> this.access.partnerChanged(row.id()).thenReturn(row));
 	}
 

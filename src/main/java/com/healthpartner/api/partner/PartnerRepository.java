@@ -58,23 +58,26 @@ class PartnerRepository {
 	}
 
 	/**
-	 * Saves plan, scopes, status and signing, and tells every instance in the same
-	 * transaction.
+	 * Applies the fields an administrator sent (and only those, in one statement, so that
+	 * a concurrent change of other fields is kept), and tells every instance in the same
+	 * transaction. Empty when there is no such partner.
 	 */
-	Mono<PartnerRow> update(PartnerRow row) {
-		return this.db
+	Mono<PartnerRow> update(UUID id, PartnerChange change) {
+		DatabaseClient.GenericExecuteSpec spec = this.db
 			.sql("""
-					update partners set plan = :plan, scopes = :scopes, status = :status, signing_required = :signingRequired
+					update partners set plan = coalesce(:plan, plan), scopes = coalesce(:scopes, scopes),
+					       status = coalesce(:status, status), signing_required = coalesce(:signingRequired, signing_required)
 					where id = :id
+					returning *
 					""")
-			.bind("id", row.id())
-			.bind("plan", row.plan())
-			.bind("scopes", row.scopes().toArray(String[]::new))
-			.bind("status", row.status())
-			.bind("signingRequired", row.signingRequired())
-			.then()
-			.then(notifyChanged(row.id()))
-			.thenReturn(row);
+			.bind("id", id);
+		spec = (change.plan() != null) ? spec.bind("plan", change.plan()) : spec.bindNull("plan", String.class);
+		spec = (change.scopes() != null) ? spec.bind("scopes", change.scopes().toArray(String[]::new))
+				: spec.bindNull("scopes", String[].class);
+		spec = (change.status() != null) ? spec.bind("status", change.status()) : spec.bindNull("status", String.class);
+		spec = (change.signingRequired() != null) ? spec.bind("signingRequired", change.signingRequired())
+				: spec.bindNull("signingRequired", Boolean.class);
+		return spec.map(PartnerRepository::row).one().flatMap((row) -> notifyChanged(row.id()).thenReturn(row));
 	}
 
 	/**

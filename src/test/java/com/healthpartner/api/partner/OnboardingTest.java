@@ -1,13 +1,17 @@
 package com.healthpartner.api.partner;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
@@ -274,7 +278,7 @@ class OnboardingTest extends IntegrationTest {
 		String expiry = java.time.Instant.now().plusSeconds(3600).toString();
 		Credentials expiring = this.partners.issueKey(partner.partnerId(), Map.of("expires_at", expiry));
 		me(expiring.apiKey()).expectStatus().isOk();
-		this.clock.advance(java.time.Duration.ofHours(2));
+		this.clock.advance(Duration.ofHours(2));
 		try {
 			me(expiring.apiKey()).expectStatus()
 				.isUnauthorized()
@@ -283,7 +287,7 @@ class OnboardingTest extends IntegrationTest {
 				.isEqualTo("invalid_api_key");
 		}
 		finally {
-			this.clock.advance(java.time.Duration.ofHours(-2));
+			this.clock.advance(Duration.ofHours(-2));
 		}
 	}
 
@@ -308,6 +312,35 @@ class OnboardingTest extends IntegrationTest {
 			.expectBody()
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("scopes");
+	}
+
+	@Test
+	void twoChangesOfDifferentFieldsMadeAtOnceBothHold() {
+		List<Credentials> many = IntStream.range(0, 10).mapToObj((i) -> this.partners.onboard()).toList();
+		WebClient admin = WebClient.builder()
+			.baseUrl("http://localhost:" + this.port)
+			.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + ADMIN_TOKEN)
+			.build();
+		Flux.fromIterable(many)
+			.flatMap((partner) -> Flux.just(Map.of("status", "suspended"), Map.of("plan", "enterprise"))
+				.flatMap((change) -> admin.patch()
+					.uri("/admin/v1/partners/{id}", partner.partnerId())
+					.contentType(MediaType.APPLICATION_JSON)
+					.bodyValue(change)
+					.retrieve()
+					.toBodilessEntity()))
+			.blockLast(Duration.ofSeconds(30));
+		for (Credentials partner : many) {
+			Partners.admin(this.client.get().uri("/admin/v1/partners/{id}", partner.partnerId()))
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.status")
+				.isEqualTo("suspended")
+				.jsonPath("$.plan")
+				.isEqualTo("enterprise");
+		}
 	}
 
 	@Test
