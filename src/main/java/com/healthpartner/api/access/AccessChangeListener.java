@@ -3,6 +3,7 @@ package com.healthpartner.api.access;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.r2dbc.postgresql.api.Notification;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
@@ -14,19 +15,30 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Keeps one dedicated connection (outside the pool) that {@code LISTEN}s on
  * {@code access_changed}: revocations, suspensions, plan and scope changes made on any
- * instance evict this instance's cached keys. It reconnects by itself after a database
- * outage.
+ * instance evict this instance's cached keys. The key cache is trusted only while that
+ * holds: from the moment the notifications are subscribed and {@code LISTEN} is done,
+ * until the connection fails. A connection that died silently (no FIN, no RST: a
+ * half-open connection) is found by a {@code select 1} on it every 15 s that must answer
+ * within 3 s. It reconnects by itself after a failure or a database outage.
  */
 @Component
 class AccessChangeListener implements SmartLifecycle {
 
 	static final String CHANNEL = "access_changed";
+
+	static final Duration CHECK_EVERY = Duration.ofSeconds(15);
+
+	static final Duration CHECK_TIMEOUT = Duration.ofSeconds(3);
+
+	/** Connecting (TCP and PostgreSQL's start-up) must not hang either. */
+	static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Log log = LogFactory.getLog(AccessChangeListener.class);
 
@@ -34,36 +46,69 @@ class AccessChangeListener implements SmartLifecycle {
 
 	private final KeyCache cache;
 
+	private final Duration checkEvery;
+
+	private final Duration checkTimeout;
+
 	private volatile Disposable subscription;
 
+	@Autowired
 	AccessChangeListener(ConnectionFactory connectionFactory, KeyCache cache) {
+		this(connectionFactory, cache, CHECK_EVERY, CHECK_TIMEOUT);
+	}
+
+	AccessChangeListener(ConnectionFactory connectionFactory, KeyCache cache, Duration checkEvery,
+			Duration checkTimeout) {
 		this.connections = unwrap(connectionFactory);
 		this.cache = cache;
+		this.checkEvery = checkEvery;
+		this.checkTimeout = checkTimeout;
 	}
 
 	@Override
 	public void start() {
-		this.subscription = Flux.usingWhen(Mono.from(this.connections.create()), this::listen, Connection::close)
+		this.subscription = Flux
+			.usingWhen(Mono.from(this.connections.create()).timeout(CONNECT_TIMEOUT), this::listen, this::close)
 			.concatWith(Mono.error(() -> new IllegalStateException("LISTEN connection closed")))
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
 				.maxBackoff(Duration.ofSeconds(5))
-				.doBeforeRetry((signal) -> {
-					this.cache.listening(false);
-					log.debug("Reconnecting the access change listener: " + signal.failure());
-				}))
+				.doBeforeRetry((signal) -> log.debug("Reconnecting the access change listener: " + signal.failure())))
 			.subscribe(this::changed, (failure) -> log.error("Access change listener stopped", failure));
 	}
 
 	private Flux<String> listen(Connection connection) {
 		PostgresqlConnection postgres = (PostgresqlConnection) connection;
-		return postgres.createStatement("LISTEN " + CHANNEL)
-			.execute()
-			.flatMap((result) -> result.getRowsUpdated())
-			.thenMany(Flux.defer(() -> {
-				this.cache.listening(true);
-				return postgres.getNotifications();
-			}))
-			.mapNotNull((notification) -> notification.getParameter());
+		// merge subscribes in order: the notifications before LISTEN, so that nothing
+		// notified once the cache is trusted can pass unseen; all of them (unbounded
+		// demand, the source drops what is not requested)
+		Flux<String> changes = postgres.getNotifications().mapNotNull(Notification::getParameter);
+		Flux<String> listening = execute(postgres, "LISTEN " + CHANNEL).timeout(this.checkTimeout)
+			.doOnSuccess((done) -> this.cache.listening(true))
+			.thenMany(alive(postgres));
+		return Flux.merge(Integer.MAX_VALUE, changes, listening)
+			// the connection failed, closed or was given up: announcements may be missed
+			.doFinally((signal) -> this.cache.listening(false));
+	}
+
+	/**
+	 * Never emits; fails when the connection does not answer a {@code select 1} in time.
+	 */
+	private Flux<String> alive(PostgresqlConnection postgres) {
+		return Flux.interval(this.checkEvery)
+			.onBackpressureDrop()
+			.concatMap((tick) -> execute(postgres, "select 1").timeout(this.checkTimeout), 1)
+			.thenMany(Flux.empty());
+	}
+
+	private static Mono<Void> execute(PostgresqlConnection postgres, String sql) {
+		return postgres.createStatement(sql).execute().flatMap((result) -> result.getRowsUpdated()).then();
+	}
+
+	/**
+	 * A dead connection may not confirm its closing: the reconnect does not wait on it.
+	 */
+	private Mono<Void> close(Connection connection) {
+		return Mono.from(connection.close()).timeout(this.checkTimeout).onErrorResume((failure) -> Mono.empty());
 	}
 
 	private void changed(String partnerId) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
@@ -24,7 +25,8 @@ import com.healthpartner.api.web.RequestPaths;
  * Authenticates {@code /api/v1/**} (all but registration) by {@code x-api-key}: 1. the
  * key is known, unrevoked and unexpired (401), 2. the partner is active (403). The
  * resolved partner is put on the exchange for the rate limit (3), the signature (4), the
- * route's scope check (5) and the handlers. A refusal never reaches the handler.
+ * route's scope check (5) and the handlers. A refusal never reaches the handler. A key
+ * that is not in the key cache is looked up only if the {@link KeyLookupGate} lets it.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -36,11 +38,14 @@ class ApiKeyFilter implements WebFilter {
 
 	private final KeyUsage usage;
 
+	private final KeyLookupGate gate;
+
 	private final Clock clock;
 
-	ApiKeyFilter(KeyCache keys, KeyUsage usage, Clock clock) {
+	ApiKeyFilter(KeyCache keys, KeyUsage usage, ObjectProvider<KeyLookupGate> gate, Clock clock) {
 		this.keys = keys;
 		this.usage = usage;
+		this.gate = gate.getIfAvailable(() -> (exchange) -> Mono.empty());
 		this.clock = clock;
 	}
 
@@ -58,26 +63,28 @@ class ApiKeyFilter implements WebFilter {
 		if (!apiKey.startsWith("hpk_") || apiKey.length() != 36) {
 			return Mono.error(invalid());
 		}
-		return this.keys.resolve(apiKey).switchIfEmpty(Mono.error(ApiKeyFilter::invalid)).flatMap((principal) -> {
-			if (principal.expiredAt(this.clock.instant())) {
-				return Mono.error(invalid());
-			}
-			exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
-			exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerId());
-			if (!principal.active()) {
-				return Mono.error(new ApiException(ProblemType.PARTNER_SUSPENDED,
-						"Access of partner " + principal.partnerId() + " is suspended by an administrator"));
-			}
-			// a refused (429) request did not use the key: it must leave no trace
-			exchange.getResponse().beforeCommit(() -> {
-				HttpStatusCode status = exchange.getResponse().getStatusCode();
-				if (status == null || status.value() != HttpStatus.TOO_MANY_REQUESTS.value()) {
-					this.usage.used(principal.keyId());
+		return this.keys.resolve(apiKey, Mono.defer(() -> this.gate.beforeLookup(exchange)))
+			.switchIfEmpty(Mono.error(ApiKeyFilter::invalid))
+			.flatMap((principal) -> {
+				if (principal.expiredAt(this.clock.instant())) {
+					return Mono.error(invalid());
 				}
-				return Mono.empty();
+				exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
+				exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerId());
+				if (!principal.active()) {
+					return Mono.error(new ApiException(ProblemType.PARTNER_SUSPENDED,
+							"Access of partner " + principal.partnerId() + " is suspended by an administrator"));
+				}
+				// a refused (429) request did not use the key: it must leave no trace
+				exchange.getResponse().beforeCommit(() -> {
+					HttpStatusCode status = exchange.getResponse().getStatusCode();
+					if (status == null || status.value() != HttpStatus.TOO_MANY_REQUESTS.value()) {
+						this.usage.used(principal.keyId());
+					}
+					return Mono.empty();
+				});
+				return chain.filter(exchange);
 			});
-			return chain.filter(exchange);
-		});
 	}
 
 	static boolean needsKey(ServerHttpRequest request) {

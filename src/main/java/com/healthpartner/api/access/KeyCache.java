@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import reactor.core.publisher.Mono;
 
@@ -19,6 +20,11 @@ import com.healthpartner.api.partner.Credentials;
  * Correctness does not rest on the expiry: every change is announced (locally, and to
  * other instances through {@code NOTIFY}) and evicts at once. While the {@code LISTEN}
  * connection is down the cache is bypassed, because announcements could be missed.
+ * <p>
+ * A key that must be looked up passes the {@link KeyLookupGate} first, unless it resolved
+ * to a partner's key here recently ({@code known}: never used to grant access, only to
+ * tell a partner's key from a made-up one), so that a partner whose key just left the
+ * cache (expiry, an administrator's change) is not refused because of its address.
  */
 @Component
 class KeyCache implements AccessInvalidation {
@@ -28,6 +34,11 @@ class KeyCache implements AccessInvalidation {
 		.maximumSize(100_000)
 		.buildAsync();
 
+	private final Cache<String, Boolean> known = Caffeine.newBuilder()
+		.expireAfterAccess(Duration.ofHours(24))
+		.maximumSize(100_000)
+		.build();
+
 	private final KeyLookup lookup;
 
 	private volatile boolean listening;
@@ -36,16 +47,36 @@ class KeyCache implements AccessInvalidation {
 		this.lookup = lookup;
 	}
 
-	Mono<ApiPrincipal> resolve(String apiKey) {
+	/**
+	 * The principal of a key, from the cache or else from the database. A look-up already
+	 * under way for the same key counts as cached: joining it costs no query.
+	 */
+	Mono<ApiPrincipal> resolve(String apiKey, Mono<Void> beforeLookup) {
 		byte[] hash = Credentials.hash(apiKey);
-		if (!this.listening) {
-			return this.lookup.findByHash(hash);
+		String key = HexFormat.of().formatHex(hash);
+		if (this.listening) {
+			CompletableFuture<Optional<ApiPrincipal>> cached = this.cache.getIfPresent(key);
+			if (cached != null) {
+				return principal(cached);
+			}
 		}
-		CompletableFuture<Optional<ApiPrincipal>> entry = this.cache.get(HexFormat.of().formatHex(hash),
-				(key, executor) -> this.lookup.findByHash(hash)
-					.map(Optional::of)
-					.defaultIfEmpty(Optional.empty())
-					.toFuture());
+		Mono<Void> gate = (this.known.getIfPresent(key) != null) ? Mono.empty() : beforeLookup;
+		return gate.then(Mono.defer(() -> {
+			if (!this.listening) {
+				return lookUp(key, hash);
+			}
+			return principal(this.cache.get(key,
+					(k, executor) -> lookUp(key, hash).map(Optional::of).defaultIfEmpty(Optional.empty()).toFuture()));
+		}));
+	}
+
+	private Mono<ApiPrincipal> lookUp(String key, byte[] hash) {
+		return this.lookup.findByHash(hash)
+			.doOnNext((principal) -> this.known.put(key, Boolean.TRUE))
+			.switchIfEmpty(Mono.fromRunnable(() -> this.known.invalidate(key)));
+	}
+
+	private static Mono<ApiPrincipal> principal(CompletableFuture<Optional<ApiPrincipal>> entry) {
 		// suppressCancel: one client hanging up must not cancel a look-up other requests
 		// wait on
 		return Mono.fromFuture(entry, true).flatMap(Mono::justOrEmpty);

@@ -19,7 +19,9 @@ import org.springframework.web.server.WebFilterChain;
  * <li>a request that does not get past the key and partner checks (no key, an invalid
  * key, a suspended partner, or the database failing during that check) is taken under
  * {@code anonymous} once it has failed: it becomes a {@code 429} when the address has
- * used up its window, otherwise it keeps its own answer;</li>
+ * used up its window, otherwise it keeps its own answer. Until that window ends, a
+ * request from that address whose key is not in the key cache gets the {@code 429} before
+ * the key is looked up ({@link UsedUpAddresses});</li>
  * <li>every other request is counted against its partner by
  * {@link PartnerLimitFilter}.</li>
  * </ul>
@@ -36,10 +38,13 @@ class ClientLimitFilter implements WebFilter {
 
 	private final ClientAddresses addresses;
 
-	ClientLimitFilter(RateLimits limits, Policies policies, ClientAddresses addresses) {
+	private final UsedUpAddresses usedUp;
+
+	ClientLimitFilter(RateLimits limits, Policies policies, ClientAddresses addresses, UsedUpAddresses usedUp) {
 		this.limits = limits;
 		this.policies = policies;
 		this.addresses = addresses;
+		this.usedUp = usedUp;
 	}
 
 	@Override
@@ -54,8 +59,7 @@ class ClientLimitFilter implements WebFilter {
 		});
 		if (RateLimits.isRegistration(request)) {
 			String client = this.addresses.of(request);
-			return this.limits.acquire(exchange, this.policies.anonymous(), "anonymous:" + client)
-				.filter(Decision::allowed)
+			return anonymous(exchange, client).filter(Decision::allowed)
 				.flatMap((anonymous) -> this.limits.acquire(exchange, this.policies.registration(),
 						"registration:" + client))
 				.then(Mono.defer(() -> {
@@ -64,9 +68,14 @@ class ClientLimitFilter implements WebFilter {
 				}));
 		}
 		return chain.filter(exchange)
-			.onErrorResume((failure) -> RateLimits.decisions(exchange).isEmpty(), (failure) -> this.limits
-				.acquire(exchange, this.policies.anonymous(), "anonymous:" + this.addresses.of(request))
-				.flatMap((decision) -> Mono.error(decision.allowed() ? failure : RateLimits.limited(decision))));
+			.onErrorResume((failure) -> RateLimits.decisions(exchange).isEmpty(),
+					(failure) -> anonymous(exchange, this.addresses.of(request)).flatMap(
+							(decision) -> Mono.error(decision.allowed() ? failure : RateLimits.limited(decision))));
+	}
+
+	private Mono<Decision> anonymous(ServerWebExchange exchange, String client) {
+		return this.limits.acquire(exchange, this.policies.anonymous(), "anonymous:" + client)
+			.doOnNext((decision) -> this.usedUp.refused(client, decision));
 	}
 
 }

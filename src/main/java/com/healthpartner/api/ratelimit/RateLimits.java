@@ -47,6 +47,15 @@ class RateLimits {
 		});
 	}
 
+	/**
+	 * A refusal decided without the limiter (the window is known to be used up), recorded
+	 * like one of its decisions.
+	 */
+	void refused(ServerWebExchange exchange, Decision decision) {
+		decisions(exchange).add(decision);
+		counter(decision).increment();
+	}
+
 	@SuppressWarnings("unchecked")
 	static List<Decision> decisions(ServerWebExchange exchange) {
 		return (List<Decision>) exchange.getAttributes().computeIfAbsent(DECISIONS, (key) -> new ArrayList<>(2));

@@ -23,8 +23,12 @@ final class RedisRateLimiter implements RateLimiter {
 
 	/**
 	 * KEYS[1]: the subject's window; ARGV: limit, window length (ms), now (ms). A new
-	 * window starts with the first request after the previous one ended (or before it
-	 * began: a clock set back). A refused request writes nothing. Returns {allowed (1/0),
+	 * window starts with the first request after the previous one ended. An instance
+	 * whose clock is behind the one that started the window sees "now" before the
+	 * window's start: it still counts in that window (were that a new window, every
+	 * request of a lagging instance at the start of a window would reset the partner's
+	 * count); a clock set back therefore only makes the window longer for that instance,
+	 * never more generous. A refused request writes nothing. Returns {allowed (1/0),
 	 * remaining, window end (ms)}.
 	 */
 	static final String SCRIPT = """
@@ -34,7 +38,7 @@ final class RedisRateLimiter implements RateLimiter {
 			local window = redis.call('HMGET', KEYS[1], 'end', 'used')
 			local ends = tonumber(window[1])
 			local used = tonumber(window[2])
-			if ends == nil or used == nil or now >= ends or now < ends - length then
+			if ends == nil or used == nil or now >= ends then
 			  ends = now + length
 			  used = 0
 			end

@@ -39,6 +39,35 @@ class ClientAddressesTest {
 	}
 
 	@Test
+	void aHopWithAPortCountsAsItsAddress() {
+		ClientAddresses addresses = addresses("10.0.0.0/8");
+		assertThat(addresses.of(request("10.1.2.3", "203.0.113.7:5678"))).isEqualTo("203.0.113.7");
+		assertThat(addresses.of(request("10.1.2.3", "203.0.113.7, 10.0.0.9:443"))).isEqualTo("203.0.113.7");
+		assertThat(addresses.of(request("10.1.2.3", "[2001:db8:1:2::7]:80")))
+			.isEqualTo(addresses.of(request("10.1.2.3", "[2001:db8:1:2::8]")))
+			.isEqualTo(addresses.of(request("10.1.2.3", "2001:db8:1:2::9")))
+			.isEqualTo("2001:db8:1:2:0:0:0:0/64");
+		assertThat(addresses.of(request("10.1.2.3", "[::ffff:203.0.113.7]:80"))).isEqualTo("203.0.113.7");
+	}
+
+	@Test
+	void aHopThatIsNoAddressIsABucketOfItsOwnNeverTheProxyNorAnAddressFurtherLeft() {
+		ClientAddresses addresses = addresses("10.0.0.0/8");
+		String unknown = addresses.of(request("10.1.2.3", "unknown"));
+		assertThat(unknown).isEqualTo(addresses.of(request("10.1.2.3", "198.51.100.1, Unknown, 10.0.0.9")))
+			.isNotEqualTo("10.1.2.3")
+			.isNotEqualTo("10.0.0.9")
+			.isNotEqualTo("198.51.100.1");
+		// other clients behind the same proxy keep their own buckets
+		assertThat(addresses.of(request("10.1.2.3", "203.0.113.7"))).isEqualTo("203.0.113.7");
+		assertThat(addresses.of(request("10.1.2.3", "_hidden"))).isNotEqualTo(unknown)
+			.isNotIn("10.1.2.3", "203.0.113.7");
+		assertThat(addresses.of(request("10.1.2.3", "203.0.113.7:http"))).isNotIn("10.1.2.3", "203.0.113.7");
+		assertThat(addresses.of(request("10.1.2.3", "x".repeat(10_000))))
+			.hasSizeLessThanOrEqualTo(ClientAddresses.MAXIMUM_HOP_LENGTH + 10);
+	}
+
+	@Test
 	void ipv6ClientsCountPerSlash64() {
 		ClientAddresses addresses = addresses("");
 		assertThat(addresses.of(request("2001:db8:1:2:aaaa::1", null)))

@@ -1,22 +1,30 @@
 package com.healthpartner.api.ratelimit;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.access.KeyLookup;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.MutableClock;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -42,7 +50,8 @@ class PerClientLimitsTest extends IntegrationTest {
 	@BeforeAll
 	static void startInstanceWithLowLimits() {
 		instance = ServiceInstance.start(Map.of("app.anonymous-limit-per-minute", "5",
-				"app.registration-limit-per-hour", "3", "app.trusted-proxies", "127.0.0.1, ::1"), TestBeans.class);
+				"app.registration-limit-per-hour", "3", "app.trusted-proxies", "127.0.0.1, ::1"), TestBeans.class,
+				CountedKeyLookups.class);
 	}
 
 	@AfterAll
@@ -89,6 +98,8 @@ class PerClientLimitsTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		Credentials suspended = this.partners.onboard();
 		this.partners.patch(suspended.partnerId(), Map.of("status", "suspended"));
+		// the partner has used its key on this instance before (see below)
+		get(partner.apiKey(), null).expectStatus().isOk();
 		anonymous(null, null, 401, 4);
 		anonymous("hpk_" + "1".repeat(32), null, 401, 3);
 		anonymous(suspended.apiKey(), null, 403, 2);
@@ -113,6 +124,73 @@ class PerClientLimitsTest extends IntegrationTest {
 		anonymous(null, "198.51.100.1, 203.0.113.7", 429, 0);
 		anonymous(null, "203.0.113.8", 401, 4);
 		anonymous(null, null, 401, 4);
+	}
+
+	/**
+	 * Contract section 5: a 429 does no database work. Once an address has used up its
+	 * window, a made-up key (one the key cache does not know) from it is refused before
+	 * it is looked up; a valid key in the key cache still works from there.
+	 */
+	@Test
+	void anAddressThatUsedUpItsWindowCostsNoKeyLookUpUntilTheWindowEnds() {
+		Credentials partner = this.partners.onboard("enterprise");
+		String address = "203.0.113.60";
+		cachedThere(partner.apiKey(), address);
+		for (int i = 4; i >= 0; i--) {
+			anonymous(madeUpKey(), address, 401, i);
+		}
+		anonymous(madeUpKey(), address, 429, 0);
+		long lookups = lookups();
+		for (int i = 0; i < 5; i++) {
+			HttpHeaders limited = anonymous(madeUpKey(), address, 429, 0);
+			assertThat(Long.parseLong(limited.getFirst(HttpHeaders.RETRY_AFTER))).isBetween(1L, 60L);
+		}
+		assertThat(lookups()).as("keys looked up after the window was used up").isEqualTo(lookups);
+		get(partner.apiKey(), address).expectStatus().isOk().expectHeader().valueEquals("X-RateLimit-Limit", "300");
+		assertThat(lookups()).isEqualTo(lookups);
+		// the administrator's change evicts the key from the cache: a key that this
+		// instance has seen valid is still looked up (and works), although its address
+		// has used up its window
+		this.partners.patch(partner.partnerId(), Map.of("plan", "loadtest"));
+		Instant deadline = Instant.now().plusSeconds(5);
+		String limit;
+		do {
+			limit = get(partner.apiKey(), address).expectStatus()
+				.isOk()
+				.returnResult(String.class)
+				.getResponseHeaders()
+				.getFirst("X-RateLimit-Limit");
+		}
+		while (!"1000000".equals(limit) && Instant.now().isBefore(deadline));
+		assertThat(limit).as("the new plan, read from the database").isEqualTo("1000000");
+		anonymous(madeUpKey(), address, 429, 0);
+		anonymous(madeUpKey(), "203.0.113.61", 401, 4);
+		long afterwards = lookups();
+		assertThat(afterwards).as("the changed partner's key and another address's key are looked up")
+			.isEqualTo(lookups + 2);
+		clock().advance(Duration.ofSeconds(61));
+		anonymous(madeUpKey(), address, 401, 4);
+		assertThat(lookups()).as("after the window the key is looked up again").isEqualTo(afterwards + 1);
+	}
+
+	/** Sends the key until a request with it costs no look-up: it is in the key cache. */
+	private void cachedThere(String apiKey, String forwardedFor) {
+		Instant deadline = Instant.now().plusSeconds(10);
+		long before;
+		do {
+			before = lookups();
+			get(apiKey, forwardedFor).expectStatus().isOk();
+		}
+		while (lookups() != before && Instant.now().isBefore(deadline));
+		assertThat(lookups()).as("the key is served from the key cache").isEqualTo(before);
+	}
+
+	private static String madeUpKey() {
+		return "hpk_" + UUID.randomUUID().toString().replace("-", "");
+	}
+
+	private static long lookups() {
+		return instance.context().getBean(CountedKeyLookups.Counter.class).findByHashCalls();
 	}
 
 	private HttpHeaders anonymous(String apiKey, String forwardedFor, int status, int remaining) {
@@ -154,6 +232,47 @@ class PerClientLimitsTest extends IntegrationTest {
 
 	private static MutableClock clock() {
 		return instance.clock();
+	}
+
+	/**
+	 * Counts the key look-ups in the database of the instance (registered as a source, so
+	 * never found by component scanning).
+	 */
+	static class CountedKeyLookups {
+
+		@Bean
+		@Primary
+		Counter countedKeyLookup(@Qualifier("keyRepository") KeyLookup repository) {
+			return new Counter(repository);
+		}
+
+		static final class Counter implements KeyLookup {
+
+			private final KeyLookup repository;
+
+			private final AtomicLong findByHashCalls = new AtomicLong();
+
+			Counter(KeyLookup repository) {
+				this.repository = repository;
+			}
+
+			@Override
+			public Mono<ApiPrincipal> findByHash(byte[] keyHash) {
+				this.findByHashCalls.incrementAndGet();
+				return this.repository.findByHash(keyHash);
+			}
+
+			@Override
+			public Mono<Void> recordUse(Map<UUID, Instant> lastUsed) {
+				return this.repository.recordUse(lastUsed);
+			}
+
+			long findByHashCalls() {
+				return this.findByHashCalls.get();
+			}
+
+		}
+
 	}
 
 }

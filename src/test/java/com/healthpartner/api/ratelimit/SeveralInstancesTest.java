@@ -88,8 +88,30 @@ class SeveralInstancesTest extends IntegrationTest {
 		me(second, partner.apiKey()).expectStatus().isEqualTo(429);
 	}
 
+	/**
+	 * Instances' clocks are never quite equal: a request on an instance whose clock is a
+	 * few seconds behind, just after the other one started the partner's window, counts
+	 * in that window instead of starting a new one (which would forget what was used).
+	 */
 	@Test
 	@Order(2)
+	void anInstanceWhoseClockIsBehindCountsInTheWindowTheOtherOneStarted() {
+		Credentials partner = this.partners.onboard();
+		Duration lag = Duration.ofSeconds(5);
+		second.clock().advance(lag.negated());
+		try {
+			assertThat(remaining(me(first, partner.apiKey()))).isEqualTo(59);
+			assertThat(remaining(me(second, partner.apiKey()))).as("one window for both instances").isEqualTo(58);
+			assertThat(remaining(me(first, partner.apiKey()))).isEqualTo(57);
+			assertThat(remaining(me(second, partner.apiKey()))).isEqualTo(56);
+		}
+		finally {
+			second.clock().advance(lag);
+		}
+	}
+
+	@Test
+	@Order(3)
 	void aSignedWriteReplayedAgainstTheOtherInstanceIsRefused() {
 		Credentials partner = this.partners.onboard();
 		String marker = UUID.randomUUID().toString();
@@ -106,7 +128,7 @@ class SeveralInstancesTest extends IntegrationTest {
 	}
 
 	@Test
-	@Order(3)
+	@Order(4)
 	void withRedisStoppedBothInstancesKeepAnsweringWithTheirOwnLimitsAndReportIt() {
 		Credentials partner = this.partners.onboard();
 		for (ServiceInstance instance : List.of(first, second)) {
@@ -153,6 +175,19 @@ class SeveralInstancesTest extends IntegrationTest {
 
 	private static WebTestClient.ResponseSpec me(ServiceInstance instance, String apiKey) {
 		return instance.client().get().uri("/api/v1/auth/me").header("x-api-key", apiKey).exchange();
+	}
+
+	/**
+	 * {@code X-RateLimit-Remaining} as sent (the lagging instance's {@code t} is a few
+	 * seconds longer than the window, which the consistency checks of
+	 * {@link RateLimitHeaders} do not expect).
+	 */
+	private static int remaining(WebTestClient.ResponseSpec answer) {
+		return Integer.parseInt(answer.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseHeaders()
+			.getFirst("X-RateLimit-Remaining"));
 	}
 
 	private static WebTestClient.ResponseSpec write(ServiceInstance instance, Credentials partner, String body,

@@ -4,17 +4,24 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
- * A TCP proxy in front of a server that a test can freeze: connections stay open but no
- * byte goes through, as with a frozen server or a network that silently drops packets
- * (the failure a stopped server, which closes its connections, does not show). Thawed,
- * the held bytes go on.
+ * A TCP proxy in front of a server, for failures a stopped server (which closes its
+ * connections) does not show:
+ * <ul>
+ * <li>{@link #freezeOpenConnections()}: open connections die silently, their bytes
+ * dropped both ways while both sockets stay open, as when a network path fails without a
+ * FIN or RST (a half-open connection); connections made afterwards work;</li>
+ * <li>{@link #freeze()}: no byte goes through on any connection, old or new, as with a
+ * frozen server; {@link #thaw()} lets the held bytes go on.</li>
+ * </ul>
  */
 public final class FreezableProxy implements AutoCloseable {
 
@@ -24,94 +31,127 @@ public final class FreezableProxy implements AutoCloseable {
 
 	private final int targetPort;
 
-	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+	private final List<Link> links = new CopyOnWriteArrayList<>();
 
-	private volatile boolean frozen;
+	private volatile boolean holding;
 
-	private volatile boolean closed;
+	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "freezable-proxy");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	public FreezableProxy(String targetHost, int targetPort) {
 		this.targetHost = targetHost;
 		this.targetPort = targetPort;
 		try {
-			this.server = new ServerSocket();
-			this.server.bind(new InetSocketAddress("127.0.0.1", 0));
+			this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		Thread acceptor = new Thread(this::accept, "freezable-proxy-accept");
-		acceptor.setDaemon(true);
-		acceptor.start();
+		this.threads.execute(this::accept);
 	}
 
 	public int port() {
 		return this.server.getLocalPort();
 	}
 
+	/** Every connection, open or made later, holds its bytes until {@link #thaw()}. */
 	public void freeze() {
-		this.frozen = true;
+		this.holding = true;
 	}
 
 	public void thaw() {
-		this.frozen = false;
+		this.holding = false;
+	}
+
+	/** Connections open now carry no more bytes, either way, and are not closed. */
+	public void freezeOpenConnections() {
+		this.links.forEach((link) -> link.frozen = true);
 	}
 
 	private void accept() {
-		while (!this.closed) {
+		while (!this.server.isClosed()) {
 			try {
 				Socket client = this.server.accept();
 				Socket upstream = new Socket(this.targetHost, this.targetPort);
-				this.sockets.add(client);
-				this.sockets.add(upstream);
-				pump(client, upstream);
-				pump(upstream, client);
+				Link link = new Link(client, upstream);
+				this.links.add(link);
+				this.threads.execute(() -> pump(link, client, upstream));
+				this.threads.execute(() -> pump(link, upstream, client));
 			}
 			catch (IOException ex) {
-				// closed, or the target refused: the client sees its connection end
+				// closed
 			}
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
-		Thread thread = new Thread(() -> {
-			byte[] buffer = new byte[16 * 1024];
-			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-				int read;
-				while ((read = in.read(buffer)) >= 0) {
-					while (this.frozen && !this.closed) {
-						Thread.sleep(10);
-					}
+	private void pump(Link link, Socket from, Socket to) {
+		byte[] buffer = new byte[16384];
+		try {
+			InputStream in = from.getInputStream();
+			OutputStream out = to.getOutputStream();
+			int read;
+			while ((read = in.read(buffer)) >= 0) {
+				while (this.holding && !this.server.isClosed()) {
+					Thread.sleep(10);
+				}
+				// frozen: read and dropped, so that the sender sees no back pressure
+				// either
+				if (!link.frozen) {
 					out.write(buffer, 0, read);
 					out.flush();
 				}
 			}
-			catch (IOException | InterruptedException ex) {
-				// one side went away
-			}
-			finally {
-				closeQuietly(from);
-				closeQuietly(to);
-			}
-		}, "freezable-proxy-pump");
-		thread.setDaemon(true);
-		thread.start();
+		}
+		catch (IOException | InterruptedException ex) {
+			// one side is gone, or the proxy is closing
+		}
+		if (!link.frozen) {
+			link.close();
+		}
 	}
 
 	@Override
 	public void close() {
-		this.closed = true;
-		closeQuietly(this.server);
-		this.sockets.forEach(FreezableProxy::closeQuietly);
-	}
-
-	private static void closeQuietly(AutoCloseable closeable) {
 		try {
-			closeable.close();
+			this.server.close();
 		}
-		catch (Exception ex) {
+		catch (IOException ex) {
 			// closing anyway
 		}
+		this.links.forEach(Link::close);
+		this.threads.shutdownNow();
+	}
+
+	private static final class Link {
+
+		private final Socket client;
+
+		private final Socket upstream;
+
+		private volatile boolean frozen;
+
+		private Link(Socket client, Socket upstream) {
+			this.client = client;
+			this.upstream = upstream;
+		}
+
+		private void close() {
+			closeQuietly(this.client);
+			closeQuietly(this.upstream);
+		}
+
+		private static void closeQuietly(Socket socket) {
+			try {
+				socket.close();
+			}
+			catch (IOException ex) {
+				// already closed
+			}
+		}
+
 	}
 
 }
