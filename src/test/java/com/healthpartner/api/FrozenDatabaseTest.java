@@ -59,8 +59,16 @@ class FrozenDatabaseTest {
 		String user = "member-" + UUID.randomUUID();
 		String metrics = "{\"user_id\": \"" + user + "\", \"metrics\": {\"weight\": 70}}";
 		api.create(HealthApi.METRICS, partner.apiKey(), metrics);
+		Credentials unused = new Partners(service.client()).issueKey(partner.partnerId(), Map.of());
 
 		proxy.freeze();
+		// a key not cached yet: the 503 comes while it is being looked up, with the
+		// rate-limit headers of every answer (checked against the document)
+		api.get(unused.apiKey(), HealthApi.METRICS + "?user_id={u}", user)
+			.expectStatus()
+			.isEqualTo(503)
+			.expectHeader()
+			.exists("X-RateLimit-Remaining");
 		api.get(partner.apiKey(), HealthApi.METRICS + "?user_id={u}", user)
 			.expectStatus()
 			.isEqualTo(503)

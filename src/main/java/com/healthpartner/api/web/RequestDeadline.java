@@ -24,10 +24,12 @@ import org.springframework.web.server.WebFilterChain;
  * the connection (a frozen server, a network that drops packets) would otherwise keep a
  * request waiting for as long as TCP takes to notice, hours. Past the deadline the answer
  * is {@code 503}. NDJSON exports are exempt: they stream for as long as the client reads,
- * bounded by their own limits in the database ({@code APP_DATABASE_EXPORT_TIMEOUT}).
+ * bounded by their own limits in the database ({@code APP_DATABASE_EXPORT_TIMEOUT}). It
+ * runs inside the per-address rate-limit filter, so that its {@code 503} (even one while
+ * the key is still being looked up) carries the rate-limit headers like every answer.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 5)
+@Order(Ordered.HIGHEST_PRECEDENCE + 17)
 class RequestDeadline implements WebFilter {
 
 	private final Duration deadline;
