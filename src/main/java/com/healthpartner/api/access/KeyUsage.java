@@ -12,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.system.PeriodicFlush;
@@ -33,10 +34,18 @@ class KeyUsage extends PeriodicFlush {
 
 	private final Clock clock;
 
+	private final Duration deadline;
+
+	@Autowired
 	KeyUsage(KeyLookup lookup, Clock clock) {
+		this(lookup, clock, WRITE_DEADLINE);
+	}
+
+	KeyUsage(KeyLookup lookup, Clock clock, Duration deadline) {
 		super(FLUSH_EVERY);
 		this.lookup = lookup;
 		this.clock = clock;
+		this.deadline = deadline;
 	}
 
 	void used(UUID keyId) {
@@ -55,7 +64,8 @@ class KeyUsage extends PeriodicFlush {
 				batch.put(keyId, at);
 			}
 		}
-		return this.lookup.recordUse(batch).onErrorResume((failure) -> {
+		// recording a use again is harmless: last_used_at only moves forward
+		return this.lookup.recordUse(batch).timeout(this.deadline).onErrorResume((failure) -> {
 			batch.forEach(this.pending::putIfAbsent);
 			log.debug("Could not record key use yet: " + failure);
 			return Mono.empty();

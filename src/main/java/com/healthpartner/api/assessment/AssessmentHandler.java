@@ -108,9 +108,9 @@ class AssessmentHandler {
 		String query = PATH + "|" + partnerId + "|" + userId;
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
 		if (ndjson) {
-			return this.listings
-				.ndjson(this.audit.reading(request, RESOURCE, userId, this.assessments.stream(partnerId, userId, after))
-					.map(AssessmentView::of));
+			return this.listings.ndjson(partnerId,
+					this.audit.reading(request, RESOURCE, userId, this.assessments.stream(partnerId, userId, after))
+						.map(AssessmentView::of));
 		}
 		return this.assessments.list(partnerId, userId, after, limit + 1)
 			.collectList()

@@ -22,7 +22,11 @@ class AuditRepository {
 		this.db = db;
 	}
 
-	/** One statement for the whole batch; arrays travel as text and are cast in SQL. */
+	/**
+	 * One statement for the whole batch; arrays travel as text and are cast in SQL. A
+	 * batch may be written again (an insert given up on at its deadline may still have
+	 * committed): events already stored are skipped.
+	 */
 	Mono<Void> insert(List<AuditEvent> events) {
 		return this.db
 			.sql("""
@@ -30,6 +34,7 @@ class AuditRepository {
 					select * from unnest(cast(:ids as uuid[]), cast(:ats as timestamptz[]), cast(:partners as uuid[]),
 					                     cast(:keys as uuid[]), cast(:users as text[]), cast(:actions as text[]),
 					                     cast(:resources as text[]), cast(:counts as bigint[]), cast(:requests as text[]))
+					on conflict (id) do nothing
 					""")
 			.bind("ids", strings(events, (e) -> e.id().toString()))
 			.bind("ats", strings(events, (e) -> e.at().toString()))

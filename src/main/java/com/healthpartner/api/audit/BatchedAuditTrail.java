@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -17,6 +19,7 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 
@@ -32,7 +35,10 @@ import com.healthpartner.api.web.Timestamps;
  * It stops after the web server has drained (a lower phase than the server's), so the
  * events of the last in-flight requests are written too. While the database is down
  * events wait in the queue; past its bound they are dropped and counted
- * ({@code audit_events_dropped_total}), because memory must stay bounded.
+ * ({@code audit_events_dropped_total}), because memory must stay bounded. A write that
+ * gets no answer within {@link #WRITE_DEADLINE} counts as failed, so that a database that
+ * stops answering cannot hold up every later write; such a write may still have
+ * committed, so writing its batch again skips the events already stored.
  */
 @Component
 class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
@@ -45,18 +51,33 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 
 	private static final Duration FLUSH_EVERY = Duration.ofMillis(500);
 
-	private final Queue<AuditEvent> pending = new ArrayBlockingQueue<>(CAPACITY);
+	private final Queue<AuditEvent> pending;
+
+	/**
+	 * Events taken from the queue by the write under way and not yet written or put back.
+	 */
+	private final AtomicInteger writing = new AtomicInteger();
 
 	private final AuditRepository repository;
 
 	private final Clock clock;
 
+	private final Duration deadline;
+
 	private final Counter dropped;
 
+	@Autowired
 	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry) {
+		this(repository, clock, registry, CAPACITY, WRITE_DEADLINE);
+	}
+
+	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry, int capacity,
+			Duration deadline) {
 		super(FLUSH_EVERY);
+		this.pending = new ArrayBlockingQueue<>(capacity);
 		this.repository = repository;
 		this.clock = clock;
+		this.deadline = deadline;
 		this.dropped = Counter.builder("audit.events.dropped")
 			.description("Audit events dropped because the queue was full (database unreachable for long)")
 			.register(registry);
@@ -86,27 +107,61 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 
 	private void record(ServerRequest request, AuditEvent.Action action, String resource, String userId, long count) {
 		ApiPrincipal principal = Principals.of(request);
-		AuditEvent event = new AuditEvent(UUID.randomUUID(), Timestamps.truncate(this.clock.instant()),
-				principal.partnerId(), principal.keyId(), userId, action, resource, count,
-				RequestIds.of(request.exchange()));
+		enqueue(new AuditEvent(UUID.randomUUID(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
+				principal.keyId(), userId, action, resource, count, RequestIds.of(request.exchange())));
+	}
+
+	/** Queues an event to be written, or drops and counts it when the queue is full. */
+	void enqueue(AuditEvent event) {
 		if (!this.pending.offer(event)) {
 			this.dropped.increment();
 		}
 	}
 
 	/**
-	 * Writes everything queued so far, batch by batch; a failed batch goes back to the
-	 * queue.
+	 * Writes everything queued so far, batch by batch. A failed batch goes back to the
+	 * queue (what no longer fits is dropped and counted), and so do the batches after it
+	 * without being tried: the database just failed, the next flush tries again.
 	 */
 	@Override
 	protected Mono<Void> flush() {
-		return Flux.defer(() -> Flux.fromIterable(drainBatches()))
-			.concatMap((batch) -> this.repository.insert(batch).onErrorResume((failure) -> {
-				batch.forEach(this.pending::offer);
-				log.debug("Could not write " + batch.size() + " audit events yet: " + failure);
-				return Mono.empty();
-			}))
-			.then();
+		return Flux.defer(() -> {
+			AtomicBoolean failed = new AtomicBoolean();
+			return Flux.fromIterable(drainBatches()).concatMap((batch) -> {
+				if (failed.get()) {
+					putBack(batch);
+					return Mono.empty();
+				}
+				return this.repository.insert(batch)
+					.timeout(this.deadline)
+					.doOnSuccess((done) -> this.writing.addAndGet(-batch.size()))
+					.onErrorResume((failure) -> {
+						failed.set(true);
+						putBack(batch);
+						log.debug("Could not write " + batch.size() + " audit events yet: " + failure);
+						return Mono.empty();
+					});
+			});
+		}).then();
+	}
+
+	private void putBack(List<AuditEvent> batch) {
+		batch.forEach(this::enqueue);
+		this.writing.addAndGet(-batch.size());
+	}
+
+	/** Events that are neither written nor dropped: queued or in a write under way. */
+	int unwritten() {
+		return this.pending.size() + this.writing.get();
+	}
+
+	@Override
+	protected void stopped() {
+		int lost = unwritten();
+		if (lost > 0) {
+			log.warn(lost + " audit events could not be written before the stop and are lost"
+					+ " (the database did not accept them)");
+		}
 	}
 
 	private List<List<AuditEvent>> drainBatches() {
@@ -118,6 +173,7 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 			if (event == null) {
 				break;
 			}
+			this.writing.incrementAndGet();
 			batch.add(event);
 			if (batch.size() == BATCH) {
 				batches.add(batch);

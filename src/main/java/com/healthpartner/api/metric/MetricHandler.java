@@ -114,7 +114,7 @@ class MetricHandler {
 		String query = PATH + "|" + partnerId + "|" + userId + "|" + range.key();
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
 		if (ndjson) {
-			return this.listings.ndjson(
+			return this.listings.ndjson(partnerId,
 					this.audit.reading(request, RESOURCE, userId, this.metrics.stream(partnerId, userId, range, after))
 						.map(MetricView::of));
 		}

@@ -3,6 +3,7 @@ package com.healthpartner.api.metric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -66,8 +67,13 @@ final class MetricRequests {
 			errors.add(field, "is not a metric name: 1 to 64 of a-z, 0-9 and _, starting with a letter");
 			return;
 		}
-		if (!value.isNumber() || !JsonValues.isFinite(value)) {
+		if (!value.isNumber()) {
 			errors.add(field, "must be a finite number");
+			return;
+		}
+		Optional<String> problem = JsonValues.numberProblem(value);
+		if (problem.isPresent()) {
+			errors.add(field, problem.get());
 			return;
 		}
 		MetricCatalog.of(name)

@@ -1,11 +1,8 @@
 package com.healthpartner.api.system;
 
-import java.time.Duration;
-
 import io.r2dbc.postgresql.PostgresqlConnectionFactoryProvider;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,10 +15,9 @@ import org.springframework.context.annotation.Configuration;
 class DatabaseConfiguration {
 
 	@Bean
-	ConnectionFactoryOptionsBuilderCustomizer boundedWaits(@Value("${app.database.connect-timeout}") Duration connect,
-			@Value("${app.database.statement-timeout}") Duration statement) {
-		return (options) -> options.option(ConnectionFactoryOptions.CONNECT_TIMEOUT, connect)
-			.option(PostgresqlConnectionFactoryProvider.STATEMENT_TIMEOUT, statement)
+	ConnectionFactoryOptionsBuilderCustomizer boundedWaits(DatabaseProperties database) {
+		return (options) -> options.option(ConnectionFactoryOptions.CONNECT_TIMEOUT, database.connectTimeout())
+			.option(PostgresqlConnectionFactoryProvider.STATEMENT_TIMEOUT, database.statementTimeout())
 			.option(PostgresqlConnectionFactoryProvider.TCP_KEEPALIVE, true);
 	}
 

@@ -21,7 +21,18 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 
 	private static final Log log = LogFactory.getLog(PeriodicFlush.class);
 
-	private static final Duration LAST_WRITE_WAIT = Duration.ofSeconds(10);
+	/**
+	 * How long one write may take before it counts as failed and what it held is kept for
+	 * the next time. A database that stops answering (frozen, or the network to it gone
+	 * without a reset) would otherwise hold a write, and every later one, forever: the
+	 * statement time limit is enforced by that same database.
+	 */
+	public static final Duration WRITE_DEADLINE = Duration.ofSeconds(10);
+
+	/**
+	 * Longer than one write's deadline, so that the last write can run out on its own.
+	 */
+	private static final Duration LAST_WRITE_WAIT = WRITE_DEADLINE.plusSeconds(5);
 
 	private final Duration period;
 
@@ -64,10 +75,21 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 		}
 		this.stopping = null;
 		stop.tryEmitEmpty();
-		done.timeout(LAST_WRITE_WAIT)
-			.onErrorResume((failure) -> Mono.empty())
-			.doFinally((signal) -> callback.run())
-			.subscribe();
+		done.timeout(LAST_WRITE_WAIT).onErrorResume((failure) -> Mono.empty()).doFinally((signal) -> {
+			try {
+				stopped();
+			}
+			finally {
+				callback.run();
+			}
+		}).subscribe();
+	}
+
+	/**
+	 * Called once the last write has finished or was given up on; what was not written by
+	 * then is lost.
+	 */
+	protected void stopped() {
 	}
 
 	@Override

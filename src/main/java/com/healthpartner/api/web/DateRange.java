@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -26,9 +27,11 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 
 	private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
-	// RFC 3339: four-digit year, seconds required, fraction optional, Z or an offset
+	// RFC 3339: four-digit year, seconds required, fraction optional, Z or an offset; T
+	// and
+	// Z may be lowercase (section 5.6)
 	private static final Pattern DATE_TIME = Pattern
-		.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})");
+		.compile("\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 
 	/** Both parameters of a request; a bad one is added to {@code errors}. */
 	public static DateRange of(ServerRequest request, FieldErrors errors) {
@@ -63,14 +66,18 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 	}
 
 	/**
-	 * An RFC 3339 date-time with offset ({@code recorded_at}); empty when it is not one.
+	 * An RFC 3339 date-time with offset ({@code recorded_at}), {@code T} and {@code Z} in
+	 * either case; empty when it is not one.
 	 */
 	public static Optional<Instant> parseDateTime(String value) {
 		if (!DATE_TIME.matcher(value).matches()) {
 			return Optional.empty();
 		}
 		try {
-			return Optional.of(OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant());
+			// the pattern let through only digits, signs and the letters T and Z
+			return Optional
+				.of(OffsetDateTime.parse(value.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+					.toInstant());
 		}
 		catch (DateTimeException ex) {
 			return Optional.empty();

@@ -1,6 +1,7 @@
 package com.healthpartner.api.web;
 
 import java.util.List;
+import java.util.UUID;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -18,7 +19,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * Writes a list either as one JSON page or, for {@code Accept: application/x-ndjson}, as
  * a stream of one JSON object a line. The stream is written as rows arrive: each line is
  * encoded on its own and the response asks for the next row only when the connection
- * takes more, so an export of any size holds a few rows in memory.
+ * takes more, so an export of any size holds a few rows in memory. Exports running at
+ * once are capped ({@link ExportSlots}).
  */
 @Component
 public class Listings {
@@ -27,8 +29,11 @@ public class Listings {
 
 	private final JsonMapper mapper;
 
-	Listings(JsonMapper mapper) {
+	private final ExportSlots slots;
+
+	Listings(JsonMapper mapper, ExportSlots slots) {
 		this.mapper = mapper;
+		this.slots = slots;
 	}
 
 	/**
@@ -77,9 +82,17 @@ public class Listings {
 		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page);
 	}
 
-	public <T> Mono<ServerResponse> ndjson(Flux<T> records) {
+	/**
+	 * Streams {@code records}, an export of {@code partnerId}, once it has a slot. The
+	 * slot is taken when the body is subscribed, before {@code records} is: a refusal is
+	 * an error before the first line, answered {@code 429} like any error before the
+	 * answer is committed, and does no database work. It is given back when the stream
+	 * completes, fails or is cancelled by the client.
+	 */
+	public <T> Mono<ServerResponse> ndjson(UUID partnerId, Flux<T> records) {
+		Flux<T> capped = Flux.using(() -> this.slots.acquire(partnerId), (slot) -> records, ExportSlots.Slot::release);
 		BodyInserter<Flux<T>, ReactiveHttpOutputMessage> lines = (message, context) -> message
-			.writeWith(records.map((record) -> message.bufferFactory().wrap(line(record))));
+			.writeWith(capped.map((record) -> message.bufferFactory().wrap(line(record))));
 		return ServerResponse.ok().contentType(NDJSON).body(lines);
 	}
 

@@ -48,7 +48,7 @@ public enum ProblemType {
 	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency key reused",
 			"This Idempotency-Key was already used within 24 hours with a different request body. Use a new key for a new request."),
 	RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Rate limit exceeded",
-			"Your plan's requests for the current window are used up. Wait for the number of seconds in Retry-After; the X-RateLimit-* headers show the window."),
+			"Your plan's requests for the current window are used up, or, for an NDJSON export, your organisation (or this instance) already runs as many exports at once as allowed; detail says which. Wait for the number of seconds in Retry-After; the X-RateLimit-* headers show the window."),
 	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
 			"Something failed on our side. Retry later; quote the request_id when you contact support."),
 	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable",

@@ -193,6 +193,27 @@ class AssessmentsTest extends IntegrationTest {
 	}
 
 	@Test
+	void numbersLongerThanAThousandCharactersWrittenOutAreRefusedWithTheirPath() {
+		this.api
+			.post(HealthApi.ASSESSMENTS, this.partner.apiKey(), "{\"user_id\": \"" + this.user
+					+ "\", \"responses\": {\"zero\": 0e-99999, \"items\": [1, {\"long\": -0e-16000}], \"ok\": 0.5}}")
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.code")
+			.isEqualTo("validation_failed")
+			.jsonPath("$.errors[*].field")
+			.value((List<String> fields) -> assertThat(fields).containsExactlyInAnyOrder("responses.zero",
+					"responses.items[1].long"))
+			.jsonPath("$.errors[0].message")
+			.value((String message) -> assertThat(message).startsWith("must be at most 1000 characters long"));
+		assertThat(this.api.allPages(this.partner.apiKey(), LIST, this.user)).isEmpty();
+		this.api.create(HealthApi.ASSESSMENTS, this.partner.apiKey(),
+				"{\"user_id\": \"" + this.user + "\", \"responses\": {\"zero\": 0e-998}}");
+		assertThat(this.api.allPages(this.partner.apiKey(), LIST, this.user)).hasSize(1);
+	}
+
+	@Test
 	void eachRouteNeedsItsScopeAndOtherMethodsAreNotAllowed() {
 		Credentials metricsOnly = this.partners.onboard("default", "metrics:read", "metrics:write");
 		this.api.post(HealthApi.ASSESSMENTS, metricsOnly.apiKey(), "{\"user_id\": \"u\", \"responses\": {\"a\": 1}}")

@@ -112,6 +112,17 @@ class MetricListingTest extends IntegrationTest {
 	}
 
 	@Test
+	void lowercaseTAndZOfRfc3339AreAcceptedInRecordedAtAndDateFilters() {
+		assertThat(record("2026-05-01t08:00:00z", 1).get("recorded_at")).isEqualTo("2026-05-01T08:00:00.000Z");
+		assertThat(record("2026-05-01t10:30:00.25+02:00", 2).get("recorded_at")).isEqualTo("2026-05-01T08:30:00.250Z");
+		record("2026-05-01T09:00:00Z", 3);
+
+		assertThat(weights("&start_date={s}&end_date={e}", "2026-05-01t08:00:00.001z", "2026-05-01t11:00:00+02:00"))
+			.containsExactly(2, 3);
+		assertThat(weights("&end_date={e}", "2026-05-01t08:00:00z")).containsExactly(1);
+	}
+
+	@Test
 	void badDatesAndReversedRangesAreRefused() {
 		for (String bad : List.of("2026-13-01", "yesterday", "2026-05-01T08:00:00", "2026/05/01", "20260501",
 				"2026-05-01T08:00Z")) {

@@ -105,6 +105,27 @@ class MetricValidationTest extends IntegrationTest {
 	}
 
 	@Test
+	void numbersLongerThanAThousandCharactersWrittenOutAreRefusedWithTheirPath() {
+		// zeros, so finite, but PostgreSQL refuses 0e-99999 and would keep 0e-16000 as
+		// 16,002 characters; 0.0e-999 would come back as 1,002
+		postMetrics("{\"custom_zero\": 0e-99999, \"custom_long\": 0e-16000, \"body_fat\": 0.0e-999, \"weight\": 70}")
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.code")
+			.isEqualTo("validation_failed")
+			.jsonPath("$.errors[*].field")
+			.value((List<String> fields) -> assertThat(fields).containsExactlyInAnyOrder("metrics.custom_zero",
+					"metrics.custom_long", "metrics.body_fat"))
+			.jsonPath("$.errors[*].message")
+			.value((List<String> messages) -> assertThat(messages)
+				.allSatisfy((message) -> assertThat(message).startsWith("must be at most 1000 characters long")));
+		assertThat(stored()).isEmpty();
+		postMetrics("{\"custom_zero\": 0e-998, \"tiny\": -1e-300}").expectStatus().isCreated();
+		assertThat(stored()).hasSize(1);
+	}
+
+	@Test
 	void metricNamesAndCountAreChecked() {
 		postMetrics(
 				"{\"Weight\": 70, \"9lives\": 1, \"with-dash\": 2, \"" + "a".repeat(65) + "\": 3, \"ok_name_2\": 4}")
