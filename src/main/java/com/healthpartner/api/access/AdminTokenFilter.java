@@ -37,7 +37,7 @@ class AdminTokenFilter implements WebFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		// all of /admin, as the routers see it (decoded, without matrix parameters)
-		if (!RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
+		if (!RequestPaths.isUnder(exchange, "/admin")) {
 			return chain.filter(exchange);
 		}
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);

@@ -7,7 +7,6 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -52,7 +51,7 @@ class ApiKeyFilter implements WebFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ServerHttpRequest request = exchange.getRequest();
-		if (!needsKey(request)) {
+		if (!needsKey(exchange)) {
 			return chain.filter(exchange);
 		}
 		String apiKey = request.getHeaders().getFirst(HEADER);
@@ -87,12 +86,9 @@ class ApiKeyFilter implements WebFilter {
 			});
 	}
 
-	static boolean needsKey(ServerHttpRequest request) {
+	static boolean needsKey(ServerWebExchange exchange) {
 		// as the routers see the path (decoded, without matrix parameters)
-		if (!RequestPaths.isUnder(request, "/api/v1")) {
-			return false;
-		}
-		return !(HttpMethod.POST.equals(request.getMethod()) && RequestPaths.matched(request).equals("/api/v1/auth"));
+		return RequestPaths.isUnder(exchange, "/api/v1") && !RequestPaths.isRegistration(exchange);
 	}
 
 	private static ApiException invalid() {

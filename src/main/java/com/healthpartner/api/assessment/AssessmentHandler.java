@@ -73,16 +73,11 @@ class AssessmentHandler {
 			errors.throwIfAny();
 			AssessmentRow row = new AssessmentRow(UUID.randomUUID(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
-			return this.creates
-				.create(partnerId, PATH, key, body,
-						() -> this.assessments.insert(partnerId, row)
-							.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))))
-				.doOnNext((response) -> {
-					// a replay writes nothing
-					if (!response.headers().containsHeader(IdempotentCreates.REPLAYED)) {
-						this.audit.wrote(request, RESOURCE, submitted.userId());
-					}
-				});
+			// a replay writes nothing, so only a stored record is audited
+			return this.creates.create(partnerId, PATH, key, body,
+					() -> this.assessments.insert(partnerId, row)
+						.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))),
+					() -> this.audit.wrote(request, RESOURCE, submitted.userId()));
 		});
 	}
 

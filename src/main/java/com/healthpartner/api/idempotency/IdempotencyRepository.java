@@ -1,6 +1,7 @@
 package com.healthpartner.api.idempotency;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
@@ -41,9 +42,7 @@ class IdempotencyRepository {
 				   or (idempotency_keys.status is null and idempotency_keys.claimed_until <= :now)
 				returning claim_token
 				""")
-			.bind("partnerId", id.partnerId())
-			.bind("endpoint", id.endpoint())
-			.bind("key", id.key())
+			.bindValues(id.parameters())
 			.bind("requestHash", requestHash)
 			.bind("token", token)
 			.bind("claimedUntil", claimedUntil)
@@ -59,13 +58,7 @@ class IdempotencyRepository {
 				select request_hash, status, location, body from idempotency_keys
 				where partner_id = :partnerId and endpoint = :endpoint and idempotency_key = :key
 				  and expires_at > :now
-				""")
-			.bind("partnerId", id.partnerId())
-			.bind("endpoint", id.endpoint())
-			.bind("key", id.key())
-			.bind("now", now)
-			.map(IdempotencyRepository::stored)
-			.one();
+				""").bindValues(id.parameters()).bind("now", now).map(IdempotencyRepository::stored).one();
 	}
 
 	/**
@@ -78,9 +71,7 @@ class IdempotencyRepository {
 				where partner_id = :partnerId and endpoint = :endpoint and idempotency_key = :key
 				  and claim_token = :token and status is null
 				""")
-			.bind("partnerId", id.partnerId())
-			.bind("endpoint", id.endpoint())
-			.bind("key", id.key())
+			.bindValues(id.parameters())
 			.bind("token", token)
 			.bind("status", status)
 			.bind("location", location)
@@ -96,12 +87,7 @@ class IdempotencyRepository {
 				delete from idempotency_keys
 				where partner_id = :partnerId and endpoint = :endpoint and idempotency_key = :key
 				  and claim_token = :token and status is null
-				""")
-			.bind("partnerId", id.partnerId())
-			.bind("endpoint", id.endpoint())
-			.bind("key", id.key())
-			.bind("token", token)
-			.then();
+				""").bindValues(id.parameters()).bind("token", token).then();
 	}
 
 	/** Deletes up to {@code batch} keys that expired; returns how many. */
@@ -119,6 +105,12 @@ class IdempotencyRepository {
 
 	/** One key of one partner on one endpoint. */
 	record KeyId(UUID partnerId, String endpoint, String key) {
+
+		/** The named parameters that find the key's row. */
+		Map<String, Object> parameters() {
+			return Map.of("partnerId", this.partnerId, "endpoint", this.endpoint, "key", this.key);
+		}
+
 	}
 
 }

@@ -78,16 +78,11 @@ class MetricHandler {
 			MetricRow row = new MetricRow(UUID.randomUUID(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.metrics()), submitted.recordedAt(),
 					Timestamps.truncate(now));
-			return this.creates
-				.create(partnerId, PATH, key, body,
-						() -> this.metrics.insert(partnerId, row)
-							.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))))
-				.doOnNext((response) -> {
-					// a replay writes nothing
-					if (!response.headers().containsHeader(IdempotentCreates.REPLAYED)) {
-						this.audit.wrote(request, RESOURCE, submitted.userId());
-					}
-				});
+			// a replay writes nothing, so only a stored record is audited
+			return this.creates.create(partnerId, PATH, key, body,
+					() -> this.metrics.insert(partnerId, row)
+						.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))),
+					() -> this.audit.wrote(request, RESOURCE, submitted.userId()));
 		});
 	}
 

@@ -50,14 +50,14 @@ class ClientLimitFilter implements WebFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ServerHttpRequest request = exchange.getRequest();
-		if (!RateLimits.isApi(request)) {
+		if (!RateLimits.isApi(exchange)) {
 			return chain.filter(exchange);
 		}
 		exchange.getResponse().beforeCommit(() -> {
 			RateLimitHeaders.write(exchange.getResponse().getHeaders(), RateLimits.decisions(exchange));
 			return Mono.empty();
 		});
-		if (RateLimits.isRegistration(request)) {
+		if (RateLimits.isRegistration(exchange)) {
 			String client = this.addresses.of(request);
 			return anonymous(exchange, client).filter(Decision::allowed)
 				.flatMap((anonymous) -> this.limits.acquire(exchange, this.policies.registration(),

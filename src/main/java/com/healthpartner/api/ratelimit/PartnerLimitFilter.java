@@ -34,7 +34,7 @@ class PartnerLimitFilter implements WebFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ApiPrincipal principal = exchange.getAttribute(ApiPrincipal.ATTRIBUTE);
-		if (principal == null || !RateLimits.isApi(exchange.getRequest())) {
+		if (principal == null || !RateLimits.isApi(exchange)) {
 			return chain.filter(exchange);
 		}
 		return this.limits.acquire(exchange, this.policies.plan(principal.plan()), "partner:" + principal.partnerId())

@@ -10,8 +10,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -69,12 +67,12 @@ class RateLimits {
 	}
 
 	/** The public API, whose every answer carries the rate-limit headers. */
-	static boolean isApi(ServerHttpRequest request) {
-		return RequestPaths.isUnder(request, "/api/v1");
+	static boolean isApi(ServerWebExchange exchange) {
+		return RequestPaths.isUnder(exchange, "/api/v1");
 	}
 
-	static boolean isRegistration(ServerHttpRequest request) {
-		return HttpMethod.POST.equals(request.getMethod()) && RequestPaths.matched(request).equals("/api/v1/auth");
+	static boolean isRegistration(ServerWebExchange exchange) {
+		return RequestPaths.isRegistration(exchange);
 	}
 
 	private Counter counter(Decision decision) {

@@ -43,8 +43,7 @@ class InFlightRequests implements WebFilter, SmartLifecycle {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		if (!RequestPaths.isUnder(exchange.getRequest(), "/api")
-				&& !RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
+		if (!RequestPaths.isApiOrAdmin(exchange)) {
 			return chain.filter(exchange);
 		}
 		// counted before the check, so that a stop never misses a request that passed it

@@ -24,8 +24,7 @@ class NoStoreFilter implements WebFilter {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		if (RequestPaths.isUnder(exchange.getRequest(), "/api")
-				|| RequestPaths.isUnder(exchange.getRequest(), "/admin")) {
+		if (RequestPaths.isApiOrAdmin(exchange)) {
 			exchange.getResponse().beforeCommit(() -> {
 				exchange.getResponse().getHeaders().set(HttpHeaders.CACHE_CONTROL, NO_STORE);
 				return Mono.empty();

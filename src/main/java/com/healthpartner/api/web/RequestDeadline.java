@@ -43,8 +43,7 @@ class RequestDeadline implements WebFilter {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		if (!(RequestPaths.isUnder(exchange.getRequest(), "/api")
-				|| RequestPaths.isUnder(exchange.getRequest(), "/admin")) || isExport(exchange)) {
+		if (!RequestPaths.isApiOrAdmin(exchange) || isExport(exchange)) {
 			return chain.filter(exchange);
 		}
 		return chain.filter(exchange)
