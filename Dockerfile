@@ -9,7 +9,7 @@ RUN ./mvnw -B -q -DskipTests package
 
 FROM eclipse-temurin:17-jre
 WORKDIR /app
-COPY --from=build /src/target/health-partner-api-*-SNAPSHOT.jar app.jar
+COPY --from=build /src/target/health-partner-api.jar app.jar
 USER 10001
 EXPOSE 8080
 ENTRYPOINT ["java", "-jar", "/app/app.jar"]

@@ -1,12 +1,9 @@
 package com.healthpartner.api.access;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -14,9 +11,11 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import com.healthpartner.api.crypto.Digests;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.system.AppProperties;
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.web.FilterOrder;
 import com.healthpartner.api.web.RequestPaths;
 
 /**
@@ -25,13 +24,13 @@ import com.healthpartner.api.web.RequestPaths;
  * through timing.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+@Order(FilterOrder.ADMIN_TOKEN)
 class AdminTokenFilter implements WebFilter {
 
 	private final byte[] expected;
 
 	AdminTokenFilter(AppProperties properties) {
-		this.expected = digest(properties.adminToken());
+		this.expected = Digests.sha256(properties.adminToken());
 	}
 
 	@Override
@@ -42,20 +41,11 @@ class AdminTokenFilter implements WebFilter {
 		}
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
 		if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-				|| !MessageDigest.isEqual(this.expected, digest(authorization.substring(7).trim()))) {
+				|| !MessageDigest.isEqual(this.expected, Digests.sha256(authorization.substring(7).trim()))) {
 			return Mono.error(new ApiException(ProblemType.INVALID_ADMIN_TOKEN,
 					"Send Authorization: Bearer <admin token>; the token is missing or wrong"));
 		}
 		return chain.filter(exchange);
-	}
-
-	private static byte[] digest(String token) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -4,8 +4,6 @@ import java.time.Clock;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -15,9 +13,10 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
-import com.healthpartner.api.web.ApiException;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.web.FilterOrder;
 import com.healthpartner.api.web.LogAttributes;
-import com.healthpartner.api.web.ProblemType;
 import com.healthpartner.api.web.RequestPaths;
 
 /**
@@ -25,10 +24,11 @@ import com.healthpartner.api.web.RequestPaths;
  * key is known, unrevoked and unexpired (401), 2. the partner is active (403). The
  * resolved partner is put on the exchange for the rate limit (3), the signature (4), the
  * route's scope check (5) and the handlers. A refusal never reaches the handler. A key
- * that is not in the key cache is looked up only if the {@link KeyLookupGate} lets it.
+ * that is not in the key cache is looked up only if the {@link KeyLookupGate} (the per-IP
+ * limits) lets it.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 20)
+@Order(FilterOrder.API_KEY)
 class ApiKeyFilter implements WebFilter {
 
 	static final String HEADER = "x-api-key";
@@ -41,10 +41,10 @@ class ApiKeyFilter implements WebFilter {
 
 	private final Clock clock;
 
-	ApiKeyFilter(KeyCache keys, KeyUsage usage, ObjectProvider<KeyLookupGate> gate, Clock clock) {
+	ApiKeyFilter(KeyCache keys, KeyUsage usage, KeyLookupGate gate, Clock clock) {
 		this.keys = keys;
 		this.usage = usage;
-		this.gate = gate.getIfAvailable(() -> (exchange) -> Mono.empty());
+		this.gate = gate;
 		this.clock = clock;
 	}
 

@@ -9,13 +9,13 @@ import java.util.UUID;
  * are the key's scopes bounded by the partner's. The secret stays encrypted until a
  * signature is checked.
  */
-public record ApiPrincipal(UUID partnerId, String partnerName, String plan, String status, UUID keyId,
+public record ApiPrincipal(UUID partnerId, String partnerName, String plan, PartnerStatus status, UUID keyId,
 		Set<Scope> scopes, boolean signingRequired, Instant expiresAt, byte[] secretCiphertext) {
 
 	public static final String ATTRIBUTE = ApiPrincipal.class.getName();
 
 	public boolean active() {
-		return "active".equals(this.status);
+		return this.status == PartnerStatus.ACTIVE;
 	}
 
 	public boolean expiredAt(Instant now) {

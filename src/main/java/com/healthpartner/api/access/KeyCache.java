@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Component;
 
-import com.healthpartner.api.partner.Credentials;
+import com.healthpartner.api.crypto.Digests;
 
 /**
  * Resolved keys, cached briefly so that a request does not cost a database query.
@@ -52,7 +52,7 @@ class KeyCache implements AccessInvalidation {
 	 * under way for the same key counts as cached: joining it costs no query.
 	 */
 	Mono<ApiPrincipal> resolve(String apiKey, Mono<Void> beforeLookup) {
-		byte[] hash = Credentials.hash(apiKey);
+		byte[] hash = Digests.sha256(apiKey);
 		String key = HexFormat.of().formatHex(hash);
 		if (this.listening) {
 			CompletableFuture<Optional<ApiPrincipal>> cached = this.cache.getIfPresent(key);

@@ -17,4 +17,10 @@ public interface KeyLookup {
 	/** Records when keys were last used (batched by the caller). */
 	Mono<Void> recordUse(Map<UUID, Instant> lastUsed);
 
+	/**
+	 * The secret ({@code hps_...}) issued with a key, from its stored ciphertext: the key
+	 * of the key's request signatures.
+	 */
+	String decryptSecret(byte[] secretCiphertext);
+
 }

@@ -25,8 +25,8 @@ class MeRouter {
 			ApiPrincipal principal = Principals.of(request);
 			return ServerResponse.ok()
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue(new Me(principal.partnerId(), principal.partnerName(), principal.plan(), principal.status(),
-						principal.keyId(), Scope.values(principal.scopes())));
+				.bodyValue(new Me(principal.partnerId(), principal.partnerName(), principal.plan(),
+						principal.status().value(), principal.keyId(), Scope.values(principal.scopes())));
 		}).add(Routes.otherMethods("/api/v1/auth/me", HttpMethod.GET)).build();
 	}
 

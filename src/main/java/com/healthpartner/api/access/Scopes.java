@@ -5,8 +5,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.web.reactive.function.server.HandlerFilterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * Declares the scope a route needs, next to the route in its router. It runs after the

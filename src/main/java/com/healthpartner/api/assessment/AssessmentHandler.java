@@ -12,18 +12,15 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
-import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.assessment.AssessmentRequests.NewAssessment;
+import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonBodies;
-import com.healthpartner.api.web.Listings;
-import com.healthpartner.api.web.Paging;
-import com.healthpartner.api.web.RecordIds;
-import com.healthpartner.api.web.Timestamps;
-import com.healthpartner.api.web.UserIds;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.records.RecordLists;
 
 /**
  * {@code /api/v1/health/assessments}: submit an assessment, read one, list or export a
@@ -32,7 +29,7 @@ import com.healthpartner.api.web.UserIds;
 @Component
 class AssessmentHandler {
 
-	private static final String RESOURCE = "assessments";
+	static final String RESOURCE = "assessments";
 
 	static final String PATH = "/api/v1/health/assessments";
 
@@ -42,9 +39,9 @@ class AssessmentHandler {
 
 	private final AssessmentRepository assessments;
 
-	private final Listings listings;
+	private final RecordLists lists;
 
-	private final Cursors cursors;
+	private final AssessmentList list;
 
 	private final JsonMapper mapper;
 
@@ -52,13 +49,13 @@ class AssessmentHandler {
 
 	private final AuditTrail audit;
 
-	AssessmentHandler(JsonBodies bodies, IdempotentCreates creates, AssessmentRepository assessments, Listings listings,
-			Cursors cursors, JsonMapper mapper, Clock clock, AuditTrail audit) {
+	AssessmentHandler(JsonBodies bodies, IdempotentCreates creates, AssessmentRepository assessments, RecordLists lists,
+			AssessmentList list, JsonMapper mapper, Clock clock, AuditTrail audit) {
 		this.bodies = bodies;
 		this.creates = creates;
 		this.assessments = assessments;
-		this.listings = listings;
-		this.cursors = cursors;
+		this.lists = lists;
+		this.list = list;
 		this.mapper = mapper;
 		this.clock = clock;
 		this.audit = audit;
@@ -93,26 +90,7 @@ class AssessmentHandler {
 	}
 
 	Mono<ServerResponse> list(ServerRequest request) {
-		UUID partnerId = Principals.of(request).partnerId();
-		boolean ndjson = Listings.wantsNdjson(request);
-		FieldErrors errors = new FieldErrors();
-		String userId = UserIds.fromQuery(request, errors);
-		int limit = ndjson ? Paging.DEFAULT_LIMIT : Paging.limit(request, errors);
-		errors.throwIfAny();
-		// a cursor is valid only for this partner, path and user
-		String query = PATH + "|" + partnerId + "|" + userId;
-		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
-		if (ndjson) {
-			return this.listings.ndjson(partnerId,
-					this.audit.reading(request, RESOURCE, userId, this.assessments.stream(partnerId, userId, after))
-						.map(AssessmentView::of));
-		}
-		return this.assessments.list(partnerId, userId, after, limit + 1)
-			.collectList()
-			.doOnNext((rows) -> this.audit.read(request, RESOURCE, userId, Math.min(rows.size(), limit)))
-			.map((rows) -> Paging.page(rows, limit, AssessmentView::of, AssessmentRow::createdAt, AssessmentRow::id,
-					this.cursors, query))
-			.flatMap(this.listings::page);
+		return this.lists.list(request, this.list);
 	}
 
 }

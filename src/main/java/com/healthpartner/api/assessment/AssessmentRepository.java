@@ -10,8 +10,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.system.LongReads;
-import com.healthpartner.api.web.Cursors;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.LongReads;
+import com.healthpartner.api.records.UserQuery;
 
 /**
  * Assessments. Every query starts with the partner: a partner never reads another's rows,
@@ -61,24 +62,28 @@ class AssessmentRepository {
 			.one();
 	}
 
-	/** At most {@code limit} assessments of a user after {@code after}, oldest first. */
-	Flux<AssessmentRow> list(UUID partnerId, String userId, Cursors.Position after, int limit) {
-		return query(partnerId, userId, after, true).bind("limit", limit).map(AssessmentRepository::row).all();
+	/**
+	 * At most {@code limit} assessments of a user after the query's position, oldest
+	 * first.
+	 */
+	Flux<AssessmentRow> list(UserQuery query, int limit) {
+		return query(query, true).bind("limit", limit).map(AssessmentRepository::row).all();
 	}
 
-	/** Every assessment of a user after {@code after}, oldest first, in batches. */
-	Flux<AssessmentRow> stream(UUID partnerId, String userId, Cursors.Position after) {
-		return this.longReads
-			.stream(query(partnerId, userId, after, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-				.map(AssessmentRepository::row)
-				.all());
+	/**
+	 * Every assessment of a user after the query's position, oldest first, in batches.
+	 */
+	Flux<AssessmentRow> stream(UserQuery query) {
+		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+			.map(AssessmentRepository::row)
+			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UUID partnerId, String userId, Cursors.Position after,
-			boolean limited) {
+	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean limited) {
+		Cursors.Position after = query.after();
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, limited))
-			.bind("partnerId", partnerId)
-			.bind("userId", userId);
+			.bind("partnerId", query.partnerId())
+			.bind("userId", query.userId());
 		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;
 	}
 

@@ -5,10 +5,10 @@ import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonFields;
-import com.healthpartner.api.web.JsonValues;
-import com.healthpartner.api.web.UserIds;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.json.JsonValues;
+import com.healthpartner.api.json.UserIds;
+import com.healthpartner.api.problem.FieldErrors;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/assessments}: any JSON inside

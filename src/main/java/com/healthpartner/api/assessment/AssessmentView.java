@@ -2,7 +2,7 @@ package com.healthpartner.api.assessment;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 
-import com.healthpartner.api.web.Timestamps;
+import com.healthpartner.api.json.Timestamps;
 
 /**
  * An assessment as partners see it. {@code responses} is written as the JSON text the

@@ -1,5 +1,6 @@
 package com.healthpartner.api.audit;
 
+import java.util.Optional;
 import java.util.UUID;
 
 import reactor.core.publisher.Mono;
@@ -9,14 +10,15 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.DateRange;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.Paging;
-import com.healthpartner.api.web.ProblemType;
-import com.healthpartner.api.web.Timestamps;
-import com.healthpartner.api.web.UserIds;
+import com.healthpartner.api.json.DateRange;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.json.UserIds;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Paging;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * {@code GET /admin/v1/audit}: who read or wrote which user's health data, oldest first,
@@ -57,13 +59,11 @@ class AuditHandler {
 	}
 
 	private static UUID partnerId(String value, FieldErrors errors) {
-		try {
-			return UUID.fromString(value);
-		}
-		catch (IllegalArgumentException ex) {
+		Optional<UUID> id = RecordIds.parse(value);
+		if (id.isEmpty()) {
 			errors.add("partner_id", "must be a partner id (a UUID)");
-			return null;
 		}
+		return id.orElse(null);
 	}
 
 	private static Entry view(AuditEvent event) {

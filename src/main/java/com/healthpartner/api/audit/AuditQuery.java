@@ -2,7 +2,7 @@ package com.healthpartner.api.audit;
 
 import java.util.UUID;
 
-import com.healthpartner.api.web.DateRange;
+import com.healthpartner.api.json.DateRange;
 
 /**
  * The administrator's filters of the audit trail; each may be absent. {@code range} is

@@ -11,7 +11,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.web.Cursors;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.system.Bindings;
 
 @Repository
 class AuditRepository {
@@ -60,18 +61,13 @@ class AuditRepository {
 				order by at, id
 				limit :limit
 				""");
-		spec = bindOrNull(spec, "partnerId", query.partnerId(), UUID.class);
-		spec = bindOrNull(spec, "userId", query.userId(), String.class);
-		spec = bindOrNull(spec, "from", query.range().from(), Instant.class);
-		spec = bindOrNull(spec, "until", query.range().until(), Instant.class);
-		spec = bindOrNull(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
-		spec = bindOrNull(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
+		spec = Bindings.nullable(spec, "partnerId", query.partnerId(), UUID.class);
+		spec = Bindings.nullable(spec, "userId", query.userId(), String.class);
+		spec = Bindings.nullable(spec, "from", query.range().from(), Instant.class);
+		spec = Bindings.nullable(spec, "until", query.range().until(), Instant.class);
+		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
+		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
 		return spec.bind("limit", limit).map(AuditRepository::row).all();
-	}
-
-	private static <T> DatabaseClient.GenericExecuteSpec bindOrNull(DatabaseClient.GenericExecuteSpec spec, String name,
-			T value, Class<T> type) {
-		return (value != null) ? spec.bind(name, value) : spec.bindNull(name, type);
 	}
 
 	private static String[] strings(List<AuditEvent> events, java.util.function.Function<AuditEvent, String> field) {

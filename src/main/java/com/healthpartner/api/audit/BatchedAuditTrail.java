@@ -25,9 +25,9 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.system.PeriodicFlush;
-import com.healthpartner.api.web.RequestIds;
-import com.healthpartner.api.web.Timestamps;
 
 /**
  * Keeps audit events in a bounded queue and writes them in one statement per batch every

@@ -1,14 +1,13 @@
 package com.healthpartner.api.idempotency;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 import tools.jackson.databind.JsonNode;
+
+import com.healthpartner.api.crypto.Digests;
 
 /**
  * A digest of a JSON value that ignores what JSON does not mean: key order, white space
@@ -23,12 +22,7 @@ final class CanonicalJson {
 	static byte[] sha256(JsonNode node) {
 		StringBuilder canonical = new StringBuilder(256);
 		write(node, canonical);
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return Digests.sha256(canonical.toString());
 	}
 
 	// Strings are written with their length rather than escaped: unambiguous and simple.

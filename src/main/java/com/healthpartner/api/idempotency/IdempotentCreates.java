@@ -25,9 +25,9 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.idempotency.IdempotencyRepository.KeyId;
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * Creates a record and answers {@code 201}, honouring {@code Idempotency-Key}: per

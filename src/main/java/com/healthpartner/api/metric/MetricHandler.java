@@ -16,17 +16,14 @@ import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.listing.Listings;
+import com.healthpartner.api.listing.Page;
 import com.healthpartner.api.metric.MetricRequests.NewMetrics;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.DateRange;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonBodies;
-import com.healthpartner.api.web.Listings;
-import com.healthpartner.api.web.Page;
-import com.healthpartner.api.web.Paging;
-import com.healthpartner.api.web.RecordIds;
-import com.healthpartner.api.web.Timestamps;
-import com.healthpartner.api.web.UserIds;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.records.RecordLists;
 
 /**
  * {@code /api/v1/health/metrics}: submit a metrics record, read one, list or export a
@@ -35,7 +32,7 @@ import com.healthpartner.api.web.UserIds;
 @Component
 class MetricHandler {
 
-	private static final String RESOURCE = "metrics";
+	static final String RESOURCE = "metrics";
 
 	static final String PATH = "/api/v1/health/metrics";
 
@@ -45,9 +42,11 @@ class MetricHandler {
 
 	private final MetricRepository metrics;
 
-	private final Listings listings;
+	private final RecordLists lists;
 
-	private final Cursors cursors;
+	private final MetricList list;
+
+	private final Listings listings;
 
 	private final JsonMapper mapper;
 
@@ -55,13 +54,14 @@ class MetricHandler {
 
 	private final AuditTrail audit;
 
-	MetricHandler(JsonBodies bodies, IdempotentCreates creates, MetricRepository metrics, Listings listings,
-			Cursors cursors, JsonMapper mapper, Clock clock, AuditTrail audit) {
+	MetricHandler(JsonBodies bodies, IdempotentCreates creates, MetricRepository metrics, RecordLists lists,
+			MetricList list, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit) {
 		this.bodies = bodies;
 		this.creates = creates;
 		this.metrics = metrics;
+		this.lists = lists;
+		this.list = list;
 		this.listings = listings;
-		this.cursors = cursors;
 		this.mapper = mapper;
 		this.clock = clock;
 		this.audit = audit;
@@ -97,28 +97,7 @@ class MetricHandler {
 	}
 
 	Mono<ServerResponse> list(ServerRequest request) {
-		UUID partnerId = Principals.of(request).partnerId();
-		boolean ndjson = Listings.wantsNdjson(request);
-		FieldErrors errors = new FieldErrors();
-		String userId = UserIds.fromQuery(request, errors);
-		DateRange range = DateRange.of(request, errors);
-		int limit = ndjson ? Paging.DEFAULT_LIMIT : Paging.limit(request, errors);
-		errors.throwIfAny();
-		range.requireOrdered();
-		// a cursor is valid only for this partner, path, user and date range
-		String query = PATH + "|" + partnerId + "|" + userId + "|" + range.key();
-		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
-		if (ndjson) {
-			return this.listings.ndjson(partnerId,
-					this.audit.reading(request, RESOURCE, userId, this.metrics.stream(partnerId, userId, range, after))
-						.map(MetricView::of));
-		}
-		return this.metrics.list(partnerId, userId, range, after, limit + 1)
-			.collectList()
-			.doOnNext((rows) -> this.audit.read(request, RESOURCE, userId, Math.min(rows.size(), limit)))
-			.map((rows) -> Paging.page(rows, limit, MetricView::of, MetricRow::recordedAt, MetricRow::id, this.cursors,
-					query))
-			.flatMap(this.listings::page);
+		return this.lists.list(request, this.list);
 	}
 
 	Mono<ServerResponse> catalog(ServerRequest request) {

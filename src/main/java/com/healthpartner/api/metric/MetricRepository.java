@@ -10,9 +10,10 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.system.LongReads;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.DateRange;
+import com.healthpartner.api.json.DateRange;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.LongReads;
+import com.healthpartner.api.records.UserQuery;
 
 /**
  * Metrics records. Every query starts with the partner: a partner never reads another's
@@ -64,24 +65,26 @@ class MetricRepository {
 			.one();
 	}
 
-	/** At most {@code limit} records of a user after {@code after}, in order. */
-	Flux<MetricRow> list(UUID partnerId, String userId, DateRange range, Cursors.Position after, int limit) {
-		return query(partnerId, userId, range, after, true).bind("limit", limit).map(MetricRepository::row).all();
+	/** At most {@code limit} records of a user after the query's position, in order. */
+	Flux<MetricRow> list(UserQuery query, int limit) {
+		return query(query, true).bind("limit", limit).map(MetricRepository::row).all();
 	}
 
-	/** Every record of a user after {@code after}, in order, fetched in batches. */
-	Flux<MetricRow> stream(UUID partnerId, String userId, DateRange range, Cursors.Position after) {
-		return this.longReads.stream(query(partnerId, userId, range, after, false)
-			.filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+	/**
+	 * Every record of a user after the query's position, in order, fetched in batches.
+	 */
+	Flux<MetricRow> stream(UserQuery query) {
+		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
 			.map(MetricRepository::row)
 			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UUID partnerId, String userId, DateRange range,
-			Cursors.Position after, boolean limited) {
+	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean limited) {
+		DateRange range = query.range();
+		Cursors.Position after = query.after();
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, limited))
-			.bind("partnerId", partnerId)
-			.bind("userId", userId);
+			.bind("partnerId", query.partnerId())
+			.bind("userId", query.userId());
 		if (range.from() != null) {
 			spec = spec.bind("from", range.from());
 		}

@@ -10,12 +10,12 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import com.healthpartner.api.web.DateRange;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonFields;
-import com.healthpartner.api.web.JsonValues;
-import com.healthpartner.api.web.Timestamps;
-import com.healthpartner.api.web.UserIds;
+import com.healthpartner.api.json.DateRange;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.json.JsonValues;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.json.UserIds;
+import com.healthpartner.api.problem.FieldErrors;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/metrics}, collecting every bad

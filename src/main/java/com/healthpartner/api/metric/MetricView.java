@@ -2,7 +2,7 @@ package com.healthpartner.api.metric;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 
-import com.healthpartner.api.web.Timestamps;
+import com.healthpartner.api.json.Timestamps;
 
 /**
  * A metrics record as partners see it. {@code metrics} is written as the JSON text the

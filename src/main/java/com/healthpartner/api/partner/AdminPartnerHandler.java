@@ -15,14 +15,17 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import com.healthpartner.api.access.PartnerStatus;
 import com.healthpartner.api.access.Scope;
-import com.healthpartner.api.ratelimit.RateLimitProperties;
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonBodies;
-import com.healthpartner.api.web.JsonFields;
-import com.healthpartner.api.web.Paging;
+import com.healthpartner.api.credential.KeyRow;
+import com.healthpartner.api.credential.Keys;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Paging;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.ratelimit.Plans;
 
 /**
  * Administrator: view and change partners, issue and revoke their keys.
@@ -36,16 +39,16 @@ class AdminPartnerHandler {
 
 	private final PartnerRepository partners;
 
-	private final KeyRepository keys;
+	private final Keys keys;
 
 	private final Cursors cursors;
 
-	private final RateLimitProperties plans;
+	private final Plans plans;
 
 	private final Clock clock;
 
-	AdminPartnerHandler(JsonBodies bodies, Onboarding onboarding, PartnerRepository partners, KeyRepository keys,
-			Cursors cursors, RateLimitProperties plans, Clock clock) {
+	AdminPartnerHandler(JsonBodies bodies, Onboarding onboarding, PartnerRepository partners, Keys keys,
+			Cursors cursors, Plans plans, Clock clock) {
 		this.bodies = bodies;
 		this.onboarding = onboarding;
 		this.partners = partners;
@@ -63,8 +66,12 @@ class AdminPartnerHandler {
 			.map((c) -> this.cursors.decode("partners", c))
 			.orElse(null);
 		return this.partners.list(after, limit + 1)
-			.concatMap((row) -> this.keys.findByPartner(row.id()).collectList().map((keys) -> new Listed(row, keys)))
 			.collectList()
+			.flatMap((rows) -> this.keys.ofPartners(rows.stream().map(PartnerRow::id).toList())
+				.collectMultimap(KeyRow::partnerId)
+				.map((keys) -> rows.stream()
+					.map((row) -> new Listed(row, List.copyOf(keys.getOrDefault(row.id(), List.of()))))
+					.toList()))
 			.map((rows) -> Paging.page(rows, limit, (listed) -> Views.Partner.of(listed.row(), listed.keys()),
 					(listed) -> listed.row().createdAt(), (listed) -> listed.row().id(), this.cursors, "partners"))
 			.flatMap((page) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page));
@@ -79,12 +86,10 @@ class AdminPartnerHandler {
 		return this.bodies.readObject(request).flatMap((body) -> {
 			FieldErrors errors = new FieldErrors();
 			JsonFields.rejectUnknown(body, Set.of("plan", "scopes", "status", "signing_required"), errors);
-			String plan = JsonFields.optionalText(body, "plan", 1, 32, errors);
-			if (plan != null && !this.plans.hasPlan(plan)) {
-				errors.add("plan", "must be one of " + this.plans.planLimits().keySet());
-			}
-			String status = JsonFields.optionalText(body, "status", 1, 16, errors);
-			if (status != null && !Set.of("active", "suspended").contains(status)) {
+			String plan = AdminRequests.plan(body, this.plans, errors);
+			String statusText = JsonFields.optionalText(body, "status", 1, 16, errors);
+			PartnerStatus status = (statusText != null) ? PartnerStatus.of(statusText).orElse(null) : null;
+			if (statusText != null && status == null) {
 				errors.add("status", "must be active or suspended");
 			}
 			List<String> scopes = AdminRequests.scopes(body, errors).map(Scope::values).orElse(null);
@@ -122,7 +127,7 @@ class AdminPartnerHandler {
 	}
 
 	private Mono<ServerResponse> respond(PartnerRow partner) {
-		return this.keys.findByPartner(partner.id())
+		return this.keys.ofPartner(partner.id())
 			.collectList()
 			.flatMap((keys) -> ServerResponse.ok()
 				.contentType(MediaType.APPLICATION_JSON)

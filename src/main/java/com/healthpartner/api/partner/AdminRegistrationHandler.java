@@ -12,20 +12,18 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Scope;
-import com.healthpartner.api.ratelimit.RateLimitProperties;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonBodies;
-import com.healthpartner.api.web.JsonFields;
-import com.healthpartner.api.web.Paging;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Paging;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.ratelimit.Plans;
 
 /**
  * Administrator: list, approve and reject registrations.
  */
 @Component
 class AdminRegistrationHandler {
-
-	private static final Set<String> STATUSES = Set.of("pending", "approved", "rejected");
 
 	private final JsonBodies bodies;
 
@@ -35,10 +33,10 @@ class AdminRegistrationHandler {
 
 	private final Cursors cursors;
 
-	private final RateLimitProperties plans;
+	private final Plans plans;
 
 	AdminRegistrationHandler(JsonBodies bodies, Onboarding onboarding, RegistrationRepository registrations,
-			Cursors cursors, RateLimitProperties plans) {
+			Cursors cursors, Plans plans) {
 		this.bodies = bodies;
 		this.onboarding = onboarding;
 		this.registrations = registrations;
@@ -48,13 +46,14 @@ class AdminRegistrationHandler {
 
 	Mono<ServerResponse> list(ServerRequest request) {
 		FieldErrors errors = new FieldErrors();
-		String status = request.queryParam("status").orElse(null);
-		if (status != null && !STATUSES.contains(status)) {
+		String statusText = request.queryParam("status").orElse(null);
+		RegistrationStatus status = (statusText != null) ? RegistrationStatus.of(statusText).orElse(null) : null;
+		if (statusText != null && status == null) {
 			errors.add("status", "must be pending, approved or rejected");
 		}
 		int limit = Paging.limit(request, errors);
 		errors.throwIfAny();
-		String query = "registrations|" + status;
+		String query = "registrations|" + statusText;
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(query, c)).orElse(null);
 		return this.registrations.list(status, after, limit + 1)
 			.collectList()
@@ -68,10 +67,7 @@ class AdminRegistrationHandler {
 		return this.bodies.readOptionalObject(request).flatMap((body) -> {
 			FieldErrors errors = new FieldErrors();
 			JsonFields.rejectUnknown(body, Set.of("plan", "scopes"), errors);
-			String plan = JsonFields.optionalText(body, "plan", 1, 32, errors);
-			if (plan != null && !this.plans.hasPlan(plan)) {
-				errors.add("plan", "must be one of " + this.plans.planLimits().keySet());
-			}
+			String plan = AdminRequests.plan(body, this.plans, errors);
 			Set<Scope> scopes = AdminRequests.scopes(body, errors).orElse(Scope.all());
 			errors.throwIfAny();
 			return this.onboarding.approve(id, (plan != null) ? plan : "default", scopes);

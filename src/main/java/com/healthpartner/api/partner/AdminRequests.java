@@ -13,8 +13,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import com.healthpartner.api.access.Scope;
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.FieldErrors;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.ratelimit.Plans;
 
 /**
  * Field readers shared by the administrator's requests.
@@ -25,12 +28,17 @@ final class AdminRequests {
 	}
 
 	static UUID id(String value, String what) {
-		try {
-			return UUID.fromString(value);
+		return RecordIds.parse(value).orElseThrow(() -> ApiException.notFound("No " + what + " " + value));
+	}
+
+	/** The {@code plan} field when present: the name of a configured plan. */
+	static String plan(ObjectNode body, Plans plans, FieldErrors errors) {
+		String plan = JsonFields.optionalText(body, "plan", 1, 32, errors);
+		if (plan != null && !plans.exists(plan)) {
+			errors.add("plan", "must be one of " + plans.names());
+			return null;
 		}
-		catch (IllegalArgumentException ex) {
-			throw ApiException.notFound("No " + what + " " + value);
-		}
+		return plan;
 	}
 
 	/** The scopes field when present: a non-empty array of known scope names. */

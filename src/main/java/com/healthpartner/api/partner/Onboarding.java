@@ -12,10 +12,13 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.healthpartner.api.access.AccessInvalidation;
+import com.healthpartner.api.access.PartnerStatus;
 import com.healthpartner.api.access.Scope;
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.ProblemType;
-import com.healthpartner.api.web.Timestamps;
+import com.healthpartner.api.credential.KeyRow;
+import com.healthpartner.api.credential.Keys;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * The steps of onboarding that span registrations, partners and keys, each in one
@@ -30,9 +33,7 @@ class Onboarding {
 
 	private final PartnerRepository partners;
 
-	private final KeyRepository keys;
-
-	private final SecretCipher cipher;
+	private final Keys keys;
 
 	private final AccessInvalidation access;
 
@@ -40,12 +41,11 @@ class Onboarding {
 
 	private final Clock clock;
 
-	Onboarding(RegistrationRepository registrations, PartnerRepository partners, KeyRepository keys,
-			SecretCipher cipher, AccessInvalidation access, TransactionalOperator transaction, Clock clock) {
+	Onboarding(RegistrationRepository registrations, PartnerRepository partners, Keys keys, AccessInvalidation access,
+			TransactionalOperator transaction, Clock clock) {
 		this.registrations = registrations;
 		this.partners = partners;
 		this.keys = keys;
-		this.cipher = cipher;
 		this.access = access;
 		this.transaction = transaction;
 		this.clock = clock;
@@ -53,24 +53,25 @@ class Onboarding {
 
 	Mono<RegistrationRow> register(String email, String partnerName) {
 		Instant now = now();
-		return this.registrations
-			.insert(new RegistrationRow(UUID.randomUUID(), email, partnerName, "pending", null, null, now, null));
+		return this.registrations.insert(new RegistrationRow(UUID.randomUUID(), email, partnerName,
+				RegistrationStatus.PENDING, null, null, now, null));
 	}
 
 	Mono<Views.IssuedCredentials> approve(UUID registrationId, String plan, Set<Scope> scopes) {
 		Instant now = now();
 		UUID partnerId = UUID.randomUUID();
 		List<String> scopeValues = Scope.values(scopes);
-		return this.registrations.decide(registrationId, "approved", null, partnerId, now)
+		return this.registrations.decide(registrationId, RegistrationStatus.APPROVED, null, partnerId, now)
 			.switchIfEmpty(notPending(registrationId))
-			.flatMap((registration) -> this.partners.insert(new PartnerRow(partnerId, registration.id(),
-					registration.partnerName(), registration.email(), plan, "active", scopeValues, false, now)))
+			.flatMap((registration) -> this.partners
+				.insert(new PartnerRow(partnerId, registration.id(), registration.partnerName(), registration.email(),
+						plan, PartnerStatus.ACTIVE, scopeValues, false, now)))
 			.flatMap((partner) -> issue(partner, scopeValues, null, now))
 			.as(this.transaction::transactional);
 	}
 
 	Mono<RegistrationRow> reject(UUID registrationId, String reason) {
-		return this.registrations.decide(registrationId, "rejected", reason, null, now())
+		return this.registrations.decide(registrationId, RegistrationStatus.REJECTED, reason, null, now())
 			.switchIfEmpty(notPending(registrationId));
 	}
 
@@ -104,20 +105,16 @@ class Onboarding {
 
 	private Mono<Views.IssuedCredentials> issue(PartnerRow partner, List<String> scopes, Instant expiresAt,
 			Instant now) {
-		String apiKey = Credentials.newApiKey();
-		String secret = Credentials.newSecret();
-		KeyRow key = new KeyRow(UUID.randomUUID(), partner.id(), Credentials.hash(apiKey),
-				Credentials.displayPrefix(apiKey), this.cipher.encrypt(secret), scopes, now, null, expiresAt, null);
-		return this.keys.insert(key)
-			.thenReturn(new Views.IssuedCredentials(partner.id(), key.id(), apiKey, secret, partner.plan(),
-					scopes.stream().sorted().toList(), Timestamps.format(expiresAt)));
+		return this.keys.issue(partner.id(), scopes, expiresAt, now)
+			.map((issued) -> new Views.IssuedCredentials(partner.id(), issued.keyId(), issued.apiKey(), issued.secret(),
+					partner.plan(), scopes.stream().sorted().toList(), Timestamps.format(expiresAt)));
 	}
 
 	private <T> Mono<T> notPending(UUID registrationId) {
 		return this.registrations.find(registrationId)
 			.switchIfEmpty(Mono.error(() -> ApiException.notFound("No registration " + registrationId)))
 			.flatMap((registration) -> Mono.error(new ApiException(ProblemType.CONFLICT,
-					"Registration " + registrationId + " is " + registration.status() + ", not pending")));
+					"Registration " + registrationId + " is " + registration.status().value() + ", not pending")));
 	}
 
 	private Instant now() {

@@ -11,7 +11,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.web.Cursors;
+import com.healthpartner.api.access.PartnerStatus;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.system.Bindings;
 
 @Repository
 class PartnerRepository {
@@ -33,7 +35,7 @@ class PartnerRepository {
 			.bind("partnerName", row.partnerName())
 			.bind("email", row.email())
 			.bind("plan", row.plan())
-			.bind("status", row.status())
+			.bind("status", row.status().value())
 			.bind("scopes", row.scopes().toArray(String[]::new))
 			.bind("signingRequired", row.signingRequired())
 			.bind("createdAt", row.createdAt())
@@ -52,8 +54,8 @@ class PartnerRepository {
 				order by created_at, id
 				limit :limit
 				""");
-		spec = (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id())
-				: spec.bindNull("afterAt", Instant.class).bindNull("afterId", UUID.class);
+		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
+		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
 		return spec.bind("limit", limit).map(PartnerRepository::row).all();
 	}
 
@@ -71,12 +73,12 @@ class PartnerRepository {
 					returning *
 					""")
 			.bind("id", id);
-		spec = (change.plan() != null) ? spec.bind("plan", change.plan()) : spec.bindNull("plan", String.class);
-		spec = (change.scopes() != null) ? spec.bind("scopes", change.scopes().toArray(String[]::new))
-				: spec.bindNull("scopes", String[].class);
-		spec = (change.status() != null) ? spec.bind("status", change.status()) : spec.bindNull("status", String.class);
-		spec = (change.signingRequired() != null) ? spec.bind("signingRequired", change.signingRequired())
-				: spec.bindNull("signingRequired", Boolean.class);
+		spec = Bindings.nullable(spec, "plan", change.plan(), String.class);
+		spec = Bindings.nullable(spec, "scopes",
+				(change.scopes() != null) ? change.scopes().toArray(String[]::new) : null, String[].class);
+		spec = Bindings.nullable(spec, "status", (change.status() != null) ? change.status().value() : null,
+				String.class);
+		spec = Bindings.nullable(spec, "signingRequired", change.signingRequired(), Boolean.class);
 		return spec.map(PartnerRepository::row).one().flatMap((row) -> notifyChanged(row.id()).thenReturn(row));
 	}
 
@@ -93,7 +95,8 @@ class PartnerRepository {
 	private static PartnerRow row(Readable row) {
 		return new PartnerRow(row.get("id", UUID.class), row.get("registration_id", UUID.class),
 				row.get("partner_name", String.class), row.get("email", String.class), row.get("plan", String.class),
-				row.get("status", String.class), Arrays.asList(row.get("scopes", String[].class)),
+				PartnerStatus.of(row.get("status", String.class)).orElseThrow(),
+				Arrays.asList(row.get("scopes", String[].class)),
 				Boolean.TRUE.equals(row.get("signing_required", Boolean.class)), row.get("created_at", Instant.class));
 	}
 

@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-import com.healthpartner.api.web.FieldErrors;
-import com.healthpartner.api.web.JsonBodies;
-import com.healthpartner.api.web.JsonFields;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.JsonFields;
+import com.healthpartner.api.problem.FieldErrors;
 
 /**
  * {@code POST /api/v1/auth}: a partner organisation asks for access.

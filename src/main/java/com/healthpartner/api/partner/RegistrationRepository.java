@@ -11,9 +11,10 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.Cursors;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.system.Bindings;
 
 @Repository
 class RegistrationRepository {
@@ -39,7 +40,7 @@ class RegistrationRepository {
 					"A pending or approved registration already has this email"));
 	}
 
-	Flux<RegistrationRow> list(String status, Cursors.Position after, int limit) {
+	Flux<RegistrationRow> list(RegistrationStatus status, Cursors.Position after, int limit) {
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
 				select * from registrations
 				where (cast(:status as text) is null or status = :status)
@@ -47,9 +48,9 @@ class RegistrationRepository {
 				order by created_at, id
 				limit :limit
 				""");
-		spec = (status != null) ? spec.bind("status", status) : spec.bindNull("status", String.class);
-		spec = (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id())
-				: spec.bindNull("afterAt", Instant.class).bindNull("afterId", UUID.class);
+		spec = Bindings.nullable(spec, "status", (status != null) ? status.value() : null, String.class);
+		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
+		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
 		return spec.bind("limit", limit).map(RegistrationRepository::row).all();
 	}
 
@@ -64,20 +65,21 @@ class RegistrationRepository {
 	 * Moves a pending registration on; empty when it was not pending (someone decided
 	 * first).
 	 */
-	Mono<RegistrationRow> decide(UUID id, String status, String reason, UUID partnerId, Instant at) {
+	Mono<RegistrationRow> decide(UUID id, RegistrationStatus status, String reason, UUID partnerId, Instant at) {
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
 				update registrations set status = :status, reason = :reason, partner_id = :partnerId, decided_at = :at
 				where id = :id and status = 'pending'
 				returning *
-				""").bind("id", id).bind("status", status).bind("at", at);
-		spec = (reason != null) ? spec.bind("reason", reason) : spec.bindNull("reason", String.class);
-		spec = (partnerId != null) ? spec.bind("partnerId", partnerId) : spec.bindNull("partnerId", UUID.class);
+				""").bind("id", id).bind("status", status.value()).bind("at", at);
+		spec = Bindings.nullable(spec, "reason", reason, String.class);
+		spec = Bindings.nullable(spec, "partnerId", partnerId, UUID.class);
 		return spec.map(RegistrationRepository::row).one();
 	}
 
 	private static RegistrationRow row(Readable row) {
 		return new RegistrationRow(row.get("id", UUID.class), row.get("email", String.class),
-				row.get("partner_name", String.class), row.get("status", String.class), row.get("reason", String.class),
+				row.get("partner_name", String.class),
+				RegistrationStatus.of(row.get("status", String.class)).orElseThrow(), row.get("reason", String.class),
 				row.get("partner_id", UUID.class), row.get("created_at", Instant.class),
 				row.get("decided_at", Instant.class));
 	}

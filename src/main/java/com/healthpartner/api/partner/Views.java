@@ -3,7 +3,8 @@ package com.healthpartner.api.partner;
 import java.util.List;
 import java.util.UUID;
 
-import com.healthpartner.api.web.Timestamps;
+import com.healthpartner.api.credential.KeyRow;
+import com.healthpartner.api.json.Timestamps;
 
 /**
  * What partners and administrators see; mapped from rows, never the rows themselves.
@@ -16,7 +17,7 @@ final class Views {
 	record Registration(UUID registrationId, String status, String email, String partnerName, String createdAt) {
 
 		static Registration of(RegistrationRow row) {
-			return new Registration(row.id(), row.status(), row.email(), row.partnerName(),
+			return new Registration(row.id(), row.status().value(), row.email(), row.partnerName(),
 					Timestamps.format(row.createdAt()));
 		}
 
@@ -26,7 +27,7 @@ final class Views {
 			String decidedAt, String reason, UUID partnerId) {
 
 		static AdminRegistration of(RegistrationRow row) {
-			return new AdminRegistration(row.id(), row.status(), row.email(), row.partnerName(),
+			return new AdminRegistration(row.id(), row.status().value(), row.email(), row.partnerName(),
 					Timestamps.format(row.createdAt()), Timestamps.format(row.decidedAt()), row.reason(),
 					row.partnerId());
 		}
@@ -48,7 +49,7 @@ final class Views {
 			boolean signingRequired, String createdAt, List<Key> keys) {
 
 		static Partner of(PartnerRow row, List<KeyRow> keys) {
-			return new Partner(row.id(), row.partnerName(), row.email(), row.plan(), row.status(),
+			return new Partner(row.id(), row.partnerName(), row.email(), row.plan(), row.status().value(),
 					row.scopes().stream().sorted().toList(), row.signingRequired(), Timestamps.format(row.createdAt()),
 					keys.stream().map(Key::of).toList());
 		}

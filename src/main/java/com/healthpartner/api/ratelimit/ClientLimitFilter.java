@@ -2,13 +2,14 @@ package com.healthpartner.api.ratelimit;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+
+import com.healthpartner.api.web.FilterOrder;
 
 /**
  * The per-IP policies, and the rate-limit headers of every {@code /api/v1} answer. It
@@ -29,7 +30,7 @@ import org.springframework.web.server.WebFilterChain;
  * are on successes, handler errors and filter errors alike.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 15)
+@Order(FilterOrder.CLIENT_LIMIT)
 class ClientLimitFilter implements WebFilter {
 
 	private final RateLimits limits;

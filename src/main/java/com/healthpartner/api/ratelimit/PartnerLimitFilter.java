@@ -2,7 +2,6 @@ package com.healthpartner.api.ratelimit;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -10,6 +9,7 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.web.FilterOrder;
 
 /**
  * Check 3 of the contract: after the key (1) and the partner's status (2), before the
@@ -19,7 +19,7 @@ import com.healthpartner.api.access.ApiPrincipal;
  * is a {@code 429} that reaches no handler and so does no database work.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 30)
+@Order(FilterOrder.PARTNER_LIMIT)
 class PartnerLimitFilter implements WebFilter {
 
 	private final RateLimits limits;

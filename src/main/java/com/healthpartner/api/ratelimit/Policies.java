@@ -32,8 +32,8 @@ class Policies {
 
 	private final Policy registration;
 
-	Policies(RateLimitProperties properties) {
-		properties.planLimits().forEach((name, limit) -> this.plans.put(name, new Policy(name, limit, MINUTE)));
+	Policies(Plans plans, RateLimitProperties properties) {
+		plans.limits().forEach((name, limit) -> this.plans.put(name, new Policy(name, limit, MINUTE)));
 		this.anonymous = new Policy("anonymous", properties.anonymousLimitPerMinute(), MINUTE);
 		this.registration = new Policy("registration", properties.registrationLimitPerHour(), HOUR);
 	}

@@ -42,12 +42,8 @@ public record RateLimitProperties(@DefaultValue("default=60,enterprise=300") Str
 	}
 
 	/** Plan name to requests per minute, in the order configured. */
-	public Map<String, Integer> planLimits() {
+	Map<String, Integer> planLimits() {
 		return parse(this.plans);
-	}
-
-	public boolean hasPlan(String name) {
-		return planLimits().containsKey(name);
 	}
 
 	private static Map<String, Integer> parse(String plans) {

@@ -13,8 +13,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
-import com.healthpartner.api.web.ApiException;
-import com.healthpartner.api.web.ProblemType;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.web.RequestPaths;
 
 /**

@@ -1,16 +1,15 @@
 package com.healthpartner.api.ratelimit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.List;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import reactor.core.publisher.Mono;
+
+import com.healthpartner.api.crypto.Digests;
+import com.healthpartner.api.redis.RedisStore;
 
 /**
  * Windows kept in Redis, so that a partner's limit holds across all instances together:
@@ -51,7 +50,7 @@ final class RedisRateLimiter implements RateLimiter {
 			return {1, limit - used, ends}
 			""";
 
-	private static final String SHA = sha1(SCRIPT);
+	private static final String SHA = Digests.sha1Hex(SCRIPT);
 
 	private final RedisStore redis;
 
@@ -97,16 +96,6 @@ final class RedisRateLimiter implements RateLimiter {
 			return number.longValue();
 		}
 		throw new IllegalStateException("Unexpected value in the rate-limit script's answer: " + value);
-	}
-
-	private static String sha1(String script) {
-		try {
-			return HexFormat.of()
-				.formatHex(MessageDigest.getInstance("SHA-1").digest(script.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

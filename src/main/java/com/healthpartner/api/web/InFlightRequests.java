@@ -9,13 +9,15 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * Our own drain on shutdown, in front of every handler of {@code /api} and
@@ -28,7 +30,7 @@ import org.springframework.web.server.WebFilterChain;
  * under way has finished.
  */
 @Component
-@Order(Ordered.LOWEST_PRECEDENCE)
+@Order(FilterOrder.IN_FLIGHT)
 class InFlightRequests implements WebFilter, SmartLifecycle {
 
 	private static final Duration MAX_DRAIN = Duration.ofSeconds(20);

@@ -2,7 +2,6 @@ package com.healthpartner.api.web;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
@@ -17,7 +16,7 @@ import org.springframework.web.server.WebFilterChain;
  * ({@code Cache-Control: no-store}).
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 1)
+@Order(FilterOrder.NO_STORE)
 class NoStoreFilter implements WebFilter {
 
 	private static final String NO_STORE = CacheControl.noStore().getHeaderValue();

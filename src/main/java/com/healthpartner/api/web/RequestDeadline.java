@@ -8,7 +8,6 @@ import java.util.concurrent.TimeoutException;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -16,6 +15,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
 
 /**
  * A deadline for every answer of {@code /api} and {@code /admin}. Connecting, waiting for
@@ -29,7 +31,7 @@ import org.springframework.web.server.WebFilterChain;
  * the key is still being looked up) carries the rate-limit headers like every answer.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 17)
+@Order(FilterOrder.DEADLINE)
 class RequestDeadline implements WebFilter {
 
 	private final Duration deadline;

@@ -4,7 +4,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.stereotype.Component;
@@ -14,6 +13,8 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.pattern.PathPattern;
 
+import com.healthpartner.api.problem.RequestIds;
+
 /**
  * First filter of every request: gives it an id, echoes the id on the response whatever
  * happens later, and writes one access log line (never a header value, query or body: the
@@ -21,15 +22,14 @@ import org.springframework.web.util.pattern.PathPattern;
  * structured JSON logs of the {@code prod} profile carry them as fields.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+@Order(FilterOrder.REQUEST_ID)
 class RequestIdFilter implements WebFilter {
 
 	private static final Logger accessLog = LoggerFactory.getLogger("com.healthpartner.api.access");
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		String id = RequestIds.chooseFor(exchange.getRequest().getHeaders().getFirst(RequestIds.HEADER));
-		exchange.getAttributes().put(RequestIds.ATTRIBUTE, id);
+		String id = RequestIds.assign(exchange);
 		exchange.getResponse().beforeCommit(() -> {
 			exchange.getResponse().getHeaders().set(RequestIds.HEADER, id);
 			return Mono.empty();

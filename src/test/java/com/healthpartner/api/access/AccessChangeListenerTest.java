@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.FreezableProxy;
 import com.healthpartner.api.support.TestInfrastructure;
 
@@ -122,16 +123,11 @@ class AccessChangeListenerTest {
 		return ConnectionFactories.get(options.build());
 	}
 
-	/** Polls the condition (without blocking a Reactor thread) until it holds. */
+	/**
+	 * Asks the condition on the test's thread, never a Reactor thread, until it holds.
+	 */
 	private static boolean eventually(Duration limit, Supplier<Mono<Boolean>> condition) {
-		Instant deadline = Instant.now().plus(limit);
-		Boolean held = Flux.interval(Duration.ZERO, Duration.ofMillis(20))
-			.onBackpressureDrop()
-			.concatMap((tick) -> condition.get(), 1)
-			.takeUntil((holds) -> holds || Instant.now().isAfter(deadline))
-			.last()
-			.block(limit.plusSeconds(5));
-		return Boolean.TRUE.equals(held);
+		return Eventually.eventually(limit, () -> Boolean.TRUE.equals(condition.get().block(Duration.ofSeconds(5))));
 	}
 
 	/** A key of the partner, counting how often it is looked up. */
@@ -141,14 +137,19 @@ class AccessChangeListenerTest {
 		public Mono<ApiPrincipal> findByHash(byte[] keyHash) {
 			return Mono.fromSupplier(() -> {
 				this.lookups.incrementAndGet();
-				return new ApiPrincipal(this.partnerId, "Gym", "default", "active", UUID.randomUUID(), Set.of(), false,
-						null, new byte[0]);
+				return new ApiPrincipal(this.partnerId, "Gym", "default", PartnerStatus.ACTIVE, UUID.randomUUID(),
+						Set.of(), false, null, new byte[0]);
 			});
 		}
 
 		@Override
 		public Mono<Void> recordUse(Map<UUID, Instant> lastUsed) {
 			return Mono.empty();
+		}
+
+		@Override
+		public String decryptSecret(byte[] secretCiphertext) {
+			throw new UnsupportedOperationException("no signed requests here");
 		}
 
 	}

@@ -3,11 +3,11 @@ package com.healthpartner.api.access;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -57,6 +57,11 @@ class KeyUsageDeadlineTest {
 				return Mono.never();
 			}
 			return Mono.fromRunnable(() -> this.written.add(Map.copyOf(lastUsed)));
+		}
+
+		@Override
+		public String decryptSecret(byte[] secretCiphertext) {
+			throw new UnsupportedOperationException("no signed requests here");
 		}
 
 	}

@@ -17,6 +17,7 @@ import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 
+import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -153,13 +154,10 @@ class AuditTrailTest extends IntegrationTest {
 	 * written in batches, and an export's event when its stream ends.
 	 */
 	private List<Map<String, Object>> audit(String query, int expected, Object... values) {
-		Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-		List<Map<String, Object>> events;
-		do {
+		List<Map<String, Object>> events = eventually(Duration.ofSeconds(10), () -> {
 			this.trail.flush().as(StepVerifier::create).verifyComplete();
-			events = data(page("/admin/v1/audit" + query, values));
-		}
-		while (events.size() < expected && Instant.now().isBefore(deadline));
+			return data(page("/admin/v1/audit" + query, values));
+		}, (seen) -> seen.size() >= expected);
 		assertThat(events).hasSize(expected);
 		return events;
 	}

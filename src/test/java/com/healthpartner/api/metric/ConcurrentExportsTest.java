@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -26,6 +26,7 @@ import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;
 import com.healthpartner.api.support.StalledExport;
 
+import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -97,10 +98,10 @@ class ConcurrentExportsTest extends IntegrationTest {
 			assertThat(api.ndjson(other.apiKey(), HealthApi.METRICS + "?user_id={u}", small)).hasSize(1);
 
 			first.disconnect();
-			eventually(() -> running(this.meters) == 1 && acquired(this.pool) <= idle + 1);
+			awaits(() -> running(this.meters) == 1 && acquired(this.pool) <= idle + 1);
 			assertThat(api.ndjson(partner.apiKey(), HealthApi.METRICS + "?user_id={u}", small)).hasSize(1);
 		}
-		eventually(() -> running(this.meters) == 0 && acquired(this.pool) <= idle);
+		awaits(() -> running(this.meters) == 0 && acquired(this.pool) <= idle);
 	}
 
 	@Test
@@ -118,7 +119,7 @@ class ConcurrentExportsTest extends IntegrationTest {
 			try (StalledExport stalled = StalledExport.open(port, partner.apiKey(),
 					HealthApi.METRICS + "?user_id=" + large)) {
 				assertThat(stalled.head()).startsWith("HTTP/1.1 200");
-				eventually(() -> running(meters) == 0 && acquired(pool) <= idle);
+				awaits(() -> running(meters) == 0 && acquired(pool) <= idle);
 				assertThat(stalled.readRestIsComplete()).as("the export ended without its last chunk").isFalse();
 			}
 			assertThat(
@@ -151,12 +152,8 @@ class ConcurrentExportsTest extends IntegrationTest {
 	}
 
 	/** Waits, polling, until {@code condition} holds; fails after 15 seconds. */
-	private static void eventually(BooleanSupplier condition) {
-		boolean held = Flux.interval(Duration.ZERO, Duration.ofMillis(100))
-			.take(150)
-			.any((tick) -> condition.getAsBoolean())
-			.block(Duration.ofSeconds(20));
-		assertThat(held).as("condition reached within 15 s").isTrue();
+	private static void awaits(Supplier<Boolean> condition) {
+		assertThat(eventually(Duration.ofSeconds(15), condition)).as("condition reached within 15 s").isTrue();
 	}
 
 	/** Rows of about a kilobyte each go in with one statement. */

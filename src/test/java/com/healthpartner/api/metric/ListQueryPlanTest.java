@@ -12,9 +12,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.healthpartner.api.json.DateRange;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.QueryPlans;
-import com.healthpartner.api.web.DateRange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,6 +16,7 @@ import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 
+import com.healthpartner.api.redis.RedisStore;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Measures the service's CPU per request under each hot-path workload, one at a time, and records a
+# JFR profile of each: the loop behind the figures in the README's Performance section. The
+# side-by-side comparison with the peers is ../shared/bench/run.sh; this script is for one service.
+#
+#   bench/profile.sh [workload...]      workloads: post_metrics get_metrics get_assessments rate_limited
+#
+# It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
+# database bench_profile (port 18094, management 18095), onboards a partner on a plan of 10^9 a
+# minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments),
+# warms the JVM up, then for each workload: wrk for DURATION seconds at CONNECTIONS connections,
+# the service's CPU seconds from /proc, and a JFR recording summarised by bench/jfr-top.py.
+# Environment: HARNESS (the shared harness with the wrk scripts, default ../shared/bench), DURATION
+# (20), WARMUP (10 per workload), CONNECTIONS (64), JAVA_OPTS (added to the service's JVM), PGHOST,
+# PGPORT, PGUSER, PGPASSWORD. Output: bench/results/profile-<time>/ (summary.txt, *.jfr, *.top.txt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+HARNESS=${HARNESS:-../shared/bench}
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-10}
+CONNECTIONS=${CONNECTIONS:-64}
+WORKLOADS=${*:-post_metrics get_metrics get_assessments rate_limited}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
+PORT=18094
+ADMIN_TOKEN=profile-admin-token-0123456789
+OUT=bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+[ -f target/health-partner-api.jar ] || ./mvnw -B -q -DskipTests package
+psql -d postgres -qc "DROP DATABASE IF EXISTS bench_profile WITH (FORCE)" -c "CREATE DATABASE bench_profile" >/dev/null
+
+# shellcheck disable=SC2086
+SPRING_PROFILES_ACTIVE=prod SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$((PORT + 1)) \
+SPRING_R2DBC_URL="r2dbc:postgresql://$PGHOST:$PGPORT/bench_profile" SPRING_R2DBC_USERNAME=$PGUSER \
+SPRING_R2DBC_PASSWORD=$PGPASSWORD APP_ADMIN_TOKEN=$ADMIN_TOKEN \
+APP_SECRET_ENCRYPTION_KEY=$(printf '0123456789abcdef0123456789abcdef' | base64) \
+APP_PLANS=default=60,enterprise=300,loadtest=1000000000 APP_REGISTRATION_LIMIT_PER_HOUR=1000 \
+	java ${JAVA_OPTS:-} -jar target/health-partner-api.jar >"$OUT/service.log" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$((PORT + 1))/actuator/health/readiness" && break; sleep 0.5; done
+
+BASE=http://127.0.0.1:$PORT
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+onboard() {
+	local reg
+	reg=$(curl -sf -X POST "$BASE/api/v1/auth" -H 'content-type: application/json' \
+		-d "{\"email\":\"profile-$1-$(date +%s%N)@example.com\",\"partner_name\":\"Profile $1\"}" | json registration_id)
+	curl -sf -X POST "$BASE/admin/v1/registrations/$reg/approve" -H "authorization: Bearer $ADMIN_TOKEN" \
+		-H 'content-type: application/json' -d "{\"plan\":\"$1\"}" | json api_key
+}
+BENCH_KEY=$(onboard loadtest)
+DEFAULT_KEY=$(onboard default)
+GET_METRICS_USER=u-get-m-profile
+GET_ASSESSMENTS_USER=u-get-a-profile
+for n in $(seq 0 49); do
+	day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
+	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
+		-d "{\"user_id\":\"$GET_METRICS_USER\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
+done
+for n in $(seq 0 19); do
+	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
+		-d "{\"user_id\":\"$GET_ASSESSMENTS_USER\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"
+done
+export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
+
+cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+run_wrk() { (cd "$HARNESS/wrk" && wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
+TICKS=$(getconf CLK_TCK)
+
+log "warming up: 30 s of POST, then $WARMUP s of each workload"
+run_wrk post_metrics 30 >/dev/null
+for w in $WORKLOADS; do run_wrk "$w" "$WARMUP" >/dev/null; done
+
+printf '%-16s %10s %10s %10s %12s\n' workload req/s p50_ms p99_ms cpu_us/req | tee "$OUT/summary.txt"
+for w in $WORKLOADS; do
+	jcmd $PID JFR.start name=w settings=profile filename="$PWD/$OUT/$w.jfr" >/dev/null
+	before=$(cpu)
+	result=$(run_wrk "$w" "$DURATION")
+	after=$(cpu)
+	jcmd $PID JFR.stop name=w >/dev/null
+	python3 - "$result" "$before" "$after" "$TICKS" "$w" <<'PY' | tee -a "$OUT/summary.txt"
+import sys
+result, before, after, ticks, workload = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+r = dict(kv.split('=') for kv in result.split()[1:])
+requests = int(r['requests'])
+cpu_us = (after - before) / ticks * 1e6 / max(requests, 1)
+print(f"{workload:16s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f}")
+PY
+	python3 bench/jfr-top.py "$OUT/$w.jfr" >"$OUT/$w.top.txt" 2>/dev/null || true
+done
+log "results in $OUT"

@@ -1,0 +1,114 @@
+package com.healthpartner.api.json;
+
+import java.util.List;
+import java.util.Map;
+
+import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.server.ServerRequest;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.system.AppProperties;
+
+/**
+ * Reads a request body as one JSON object, in the order of the contract: content type
+ * (415), size (413, before anything is parsed), syntax, duplicate keys and depth (400
+ * {@code malformed_json}). Numbers with a fraction or exponent are kept as exact decimals
+ * so {@code 1e999} is seen as the non-finite value it is rather than silently rounded.
+ */
+@Component
+public class JsonBodies {
+
+	private static final int MAX_DEPTH = 32;
+
+	private final JsonMapper strict;
+
+	private final int maxBytes;
+
+	JsonBodies(AppProperties properties) {
+		JsonFactory factory = JsonFactory.builder()
+			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+			.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+			.build();
+		this.strict = JsonMapper.builder(factory)
+			.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+			.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+			.build();
+		this.maxBytes = properties.maxBodyBytes();
+	}
+
+	public Mono<ObjectNode> readObject(ServerRequest request) {
+		return readBytes(request).map(this::parse).flatMap((node) -> {
+			if (!node.isObject()) {
+				return Mono.error(ApiException.invalidField("body", "must be a JSON object"));
+			}
+			return Mono.just((ObjectNode) node);
+		});
+	}
+
+	/**
+	 * The body as an object, or an empty object when no body was sent (for bodies that
+	 * are optional).
+	 */
+	public Mono<ObjectNode> readOptionalObject(ServerRequest request) {
+		if (request.headers().contentLength().orElse(-1) == 0
+				|| (request.headers().contentLength().isEmpty() && request.headers().contentType().isEmpty()
+						&& !request.headers().asHttpHeaders().containsHeader("Transfer-Encoding"))) {
+			return Mono.just(this.strict.createObjectNode());
+		}
+		return readObject(request);
+	}
+
+	private Mono<byte[]> readBytes(ServerRequest request) {
+		MediaType contentType;
+		try {
+			contentType = request.headers().contentType().orElse(null);
+		}
+		catch (InvalidMediaTypeException ex) {
+			contentType = null;
+		}
+		if (contentType == null || !MediaType.APPLICATION_JSON.equalsTypeAndSubtype(contentType)) {
+			return Mono.error(new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+					"Send the body with Content-Type: application/json"));
+		}
+		return LimitedBodies.read(request.body(BodyExtractors.toDataBuffers()),
+				request.headers().contentLength().orElse(-1), this.maxBytes);
+	}
+
+	private JsonNode parse(byte[] bytes) {
+		if (bytes.length == 0) {
+			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is empty; send a JSON object");
+		}
+		try {
+			return this.strict.readTree(bytes);
+		}
+		catch (JacksonException ex) {
+			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is not valid JSON: " + brief(ex),
+					List.of(), Map.of());
+		}
+	}
+
+	private static String brief(JacksonException ex) {
+		String message = ex.getOriginalMessage();
+		if (message == null) {
+			return "unreadable";
+		}
+		int newline = message.indexOf('\n');
+		String first = (newline >= 0) ? message.substring(0, newline) : message;
+		return (first.length() > 200) ? first.substring(0, 200) : first;
+	}
+
+}

@@ -1,9 +1,0 @@
-package com.healthpartner.api.partner;
-
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
-
-record KeyRow(UUID id, UUID partnerId, byte[] keyHash, String prefix, byte[] secretCiphertext, List<String> scopes,
-		Instant createdAt, Instant lastUsedAt, Instant expiresAt, Instant revokedAt) {
-}

@@ -1,0 +1,133 @@
+package com.healthpartner.api.problem;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.webflux.error.ErrorWebExceptionHandler;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ContentTooLargeException;
+import org.springframework.web.server.MethodNotAllowedException;
+import org.springframework.web.server.NotAcceptableStatusException;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.server.UnsupportedMediaTypeStatusException;
+
+import com.healthpartner.api.system.AppProperties;
+
+/**
+ * The one place where every failure, from handlers, filters and the framework, becomes an
+ * RFC 9457 problem+json answer with a stable {@code code} and the request id. Stack
+ * traces and SQL stay in the log.
+ */
+@Component
+@Order(-2)
+class ProblemHandler implements ErrorWebExceptionHandler {
+
+	private static final Log log = LogFactory.getLog(ProblemHandler.class);
+
+	private static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
+
+	private final JsonMapper mapper;
+
+	private final String problemBase;
+
+	private final Rejections rejections;
+
+	ProblemHandler(JsonMapper mapper, AppProperties properties, Rejections rejections) {
+		this.mapper = mapper;
+		this.rejections = rejections;
+		this.problemBase = properties.publicBaseUrl() + "/problems/";
+	}
+
+	@Override
+	public Mono<Void> handle(ServerWebExchange exchange, Throwable failure) {
+		ServerHttpResponse response = exchange.getResponse();
+		if (response.isCommitted()) {
+			return Mono.error(failure);
+		}
+		ApiException problem = toProblem(exchange, failure);
+		this.rejections.count(problem.type());
+		response.setStatusCode(problem.type().status());
+		HttpHeaders headers = response.getHeaders();
+		headers.remove(HttpHeaders.CONTENT_LENGTH);
+		headers.setContentType(PROBLEM_JSON);
+		headers.setCacheControl("no-store");
+		problem.headers().forEach(headers::set);
+		byte[] body = this.mapper.writeValueAsBytes(body(exchange, problem));
+		DataBuffer buffer = response.bufferFactory().wrap(body);
+		return response.writeWith(Mono.just(buffer));
+	}
+
+	private Map<String, Object> body(ServerWebExchange exchange, ApiException problem) {
+		ProblemType type = problem.type();
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("type", this.problemBase + type.code());
+		body.put("title", type.title());
+		body.put("status", type.status().value());
+		body.put("detail", (problem.getMessage() != null) ? problem.getMessage() : type.title());
+		body.put("instance", exchange.getRequest().getPath().value());
+		body.put("code", type.code());
+		body.put("request_id", RequestIds.of(exchange));
+		if (!problem.errors().isEmpty()) {
+			body.put("errors", problem.errors());
+		}
+		return body;
+	}
+
+	private ApiException toProblem(ServerWebExchange exchange, Throwable failure) {
+		if (failure instanceof ApiException api) {
+			return api;
+		}
+		if (failure instanceof MethodNotAllowedException notAllowed) {
+			return ApiException.methodNotAllowed(notAllowed.getSupportedMethods());
+		}
+		if (failure instanceof UnsupportedMediaTypeStatusException) {
+			return new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json");
+		}
+		if (failure instanceof NotAcceptableStatusException) {
+			return new ApiException(ProblemType.NOT_ACCEPTABLE, "This route answers application/json");
+		}
+		if (failure instanceof ContentTooLargeException || failure instanceof DataBufferLimitException
+				|| failure.getCause() instanceof DataBufferLimitException) {
+			return new ApiException(ProblemType.PAYLOAD_TOO_LARGE, "The request body is over the size limit");
+		}
+		if (failure instanceof ServerWebInputException input) {
+			if (input.getCause() instanceof DecodingException || input.getCause() instanceof JacksonException) {
+				return new ApiException(ProblemType.MALFORMED_JSON, "The request body is not valid JSON");
+			}
+			return new ApiException(ProblemType.VALIDATION_FAILED, input.getReason());
+		}
+		if (failure instanceof ResponseStatusException status) {
+			if (status.getStatusCode().value() == 404) {
+				return ApiException.notFound("No route matches " + exchange.getRequest().getPath().value());
+			}
+			if (status.getStatusCode().is4xxClientError()) {
+				return new ApiException(ProblemType.VALIDATION_FAILED, status.getReason());
+			}
+		}
+		if (DatabaseFailures.isUnavailable(failure)) {
+			log.warn("Database unavailable for request " + RequestIds.of(exchange) + ": " + failure);
+			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
+					"The database cannot be reached; nothing was written. Retry shortly.", List.of(),
+					Map.of(HttpHeaders.RETRY_AFTER, "5"));
+		}
+		log.error("Unexpected failure of request " + RequestIds.of(exchange), failure);
+		return new ApiException(ProblemType.INTERNAL_ERROR, "An unexpected error occurred");
+	}
+
+}

@@ -1,0 +1,65 @@
+package com.healthpartner.api.records;
+
+import java.util.UUID;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.json.DateRange;
+import com.healthpartner.api.json.UserIds;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Listings;
+import com.healthpartner.api.listing.Paging;
+import com.healthpartner.api.problem.FieldErrors;
+
+/**
+ * The one flow of {@code GET} on a list of a user's health records, metrics and
+ * assessments alike: the parameters (every bad one in one {@code 400}), a cursor bound to
+ * the partner, path, user and date range, a JSON page or an NDJSON export, and the audit
+ * event of what was read.
+ */
+@Component
+public class RecordLists {
+
+	private final Listings listings;
+
+	private final Cursors cursors;
+
+	private final AuditTrail audit;
+
+	RecordLists(Listings listings, Cursors cursors, AuditTrail audit) {
+		this.listings = listings;
+		this.cursors = cursors;
+		this.audit = audit;
+	}
+
+	public <R> Mono<ServerResponse> list(ServerRequest request, RecordList<R> list) {
+		boolean ndjson = Listings.wantsNdjson(request);
+		FieldErrors errors = new FieldErrors();
+		String userId = UserIds.fromQuery(request, errors);
+		DateRange range = list.filteredByDate() ? DateRange.of(request, errors) : DateRange.ANY;
+		int limit = ndjson ? Paging.DEFAULT_LIMIT : Paging.limit(request, errors);
+		errors.throwIfAny();
+		range.requireOrdered();
+		UUID partnerId = Principals.of(request).partnerId();
+		// a cursor is valid only for this partner, path, user and date range
+		String scope = list.path() + "|" + partnerId + "|" + userId + (list.filteredByDate() ? "|" + range.key() : "");
+		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(scope, c)).orElse(null);
+		UserQuery query = new UserQuery(partnerId, userId, range, after);
+		if (ndjson) {
+			return this.listings.ndjson(partnerId,
+					this.audit.reading(request, list.resource(), userId, list.stream(query)).map(list::view));
+		}
+		return list.page(query, limit + 1)
+			.collectList()
+			.doOnNext((rows) -> this.audit.read(request, list.resource(), userId, Math.min(rows.size(), limit)))
+			.map((rows) -> Paging.page(rows, limit, list::view, list::orderedAt, list::id, this.cursors, scope))
+			.flatMap(this.listings::page);
+	}
+
+}

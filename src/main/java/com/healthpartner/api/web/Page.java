@@ -1,9 +1,0 @@
-package com.healthpartner.api.web;
-
-import java.util.List;
-
-/**
- * A list answer: {@code {"data": [...], "next_cursor": "..." | null}}.
- */
-public record Page<T>(List<T> data, String nextCursor) {
-}

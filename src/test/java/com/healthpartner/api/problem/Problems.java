@@ -1,0 +1,27 @@
+package com.healthpartner.api.problem;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.web.server.WebExceptionHandler;
+
+import com.healthpartner.api.system.AppProperties;
+
+/**
+ * The service's problem handler outside a running application, for fast tests of routers
+ * and filters that assert the problem+json a partner would get.
+ */
+public final class Problems {
+
+	private Problems() {
+	}
+
+	public static WebExceptionHandler handler() {
+		AppProperties properties = new AppProperties("test-admin-token-0123456789",
+				"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "http://localhost:8080", 65536);
+		JsonMapper mapper = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+		return new ProblemHandler(mapper, properties, new Rejections(new SimpleMeterRegistry()));
+	}
+
+}
