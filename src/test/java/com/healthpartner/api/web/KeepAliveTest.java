@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One keep-alive connection, as HTTP clients and proxies use it: a request that arrives
  * while the previous one is still being answered (here sent in the same packet, the first
  * needing the database, the second answered from the key cache) must not leave the
- * connection deaf to the next one (reactor/reactor-netty#4361, fixed in Reactor Netty 1.3.8;
- * with 1.3.6 this test times out on the third request).
+ * connection deaf to the next one (reactor/reactor-netty#4361, fixed in Reactor Netty
+ * 1.3.8; with 1.3.6 this test times out on the third request).
  */
 class KeepAliveTest extends IntegrationTest {
 
