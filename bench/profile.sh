@@ -9,7 +9,8 @@
 # database bench_profile (port 18094, management 18095), onboards a partner on a plan of 10^9 a
 # minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments),
 # warms the JVM up, then for each workload: wrk for DURATION seconds at CONNECTIONS connections,
-# the service's CPU seconds from /proc, and a JFR recording summarised by bench/jfr-top.py.
+# the service's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
+# JFR recording of CPU samples, summarised by bench/jfr-top.py.
 # Environment: HARNESS (the shared harness with the wrk scripts, default ../shared/bench), DURATION
 # (20), WARMUP (10 per workload), CONNECTIONS (64), JAVA_OPTS (added to the service's JVM), PGHOST,
 # PGPORT, PGUSER, PGPASSWORD. Output: bench/results/profile-<time>/ (summary.txt, *.jfr, *.top.txt).
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 HARNESS=${HARNESS:-../shared/bench}
 DURATION=${DURATION:-20}
-WARMUP=${WARMUP:-10}
+WARMUP=${WARMUP:-20}
 CONNECTIONS=${CONNECTIONS:-64}
 WORKLOADS=${*:-post_metrics get_metrics get_assessments rate_limited}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
@@ -70,17 +71,15 @@ cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 run_wrk() { (cd "$HARNESS/wrk" && wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
 TICKS=$(getconf CLK_TCK)
 
-log "warming up: 30 s of POST, then $WARMUP s of each workload"
-run_wrk post_metrics 30 >/dev/null
+log "warming up: 45 s of POST, then $WARMUP s of each workload"
+run_wrk post_metrics 45 >/dev/null
 for w in $WORKLOADS; do run_wrk "$w" "$WARMUP" >/dev/null; done
 
 printf '%-16s %10s %10s %10s %12s\n' workload req/s p50_ms p99_ms cpu_us/req | tee "$OUT/summary.txt"
 for w in $WORKLOADS; do
-	jcmd $PID JFR.start name=w settings=profile filename="$PWD/$OUT/$w.jfr" >/dev/null
 	before=$(cpu)
 	result=$(run_wrk "$w" "$DURATION")
 	after=$(cpu)
-	jcmd $PID JFR.stop name=w >/dev/null
 	python3 - "$result" "$before" "$after" "$TICKS" "$w" <<'PY' | tee -a "$OUT/summary.txt"
 import sys
 result, before, after, ticks, workload = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
@@ -89,6 +88,15 @@ requests = int(r['requests'])
 cpu_us = (after - before) / ticks * 1e6 / max(requests, 1)
 print(f"{workload:16s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f}")
 PY
-	python3 bench/jfr-top.py "$OUT/$w.jfr" >"$OUT/$w.top.txt" 2>/dev/null || true
 done
+# Then (PROFILE=1, the default) each workload again with a JFR recording of CPU samples: after all
+# measurements, because a recording and its summary cost CPU that would distort the figures above.
+if [ "${PROFILE:-1}" = 1 ]; then
+	for w in $WORKLOADS; do
+		jcmd $PID JFR.start name=w settings=$PWD/bench/cpu.jfc filename="$PWD/$OUT/$w.jfr" >/dev/null
+		run_wrk "$w" "$DURATION" >/dev/null
+		jcmd $PID JFR.stop name=w >/dev/null
+	done
+	for w in $WORKLOADS; do python3 bench/jfr-top.py "$OUT/$w.jfr" >"$OUT/$w.top.txt" 2>/dev/null || true; done
+fi
 log "results in $OUT"

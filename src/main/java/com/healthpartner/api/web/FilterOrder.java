@@ -16,34 +16,34 @@ import org.springframework.core.Ordered;
  */
 public final class FilterOrder {
 
-	/** Gives every request its id, echoes it and writes the access log line. */
-	public static final int REQUEST_ID = Ordered.HIGHEST_PRECEDENCE;
-
-	/** {@code Cache-Control: no-store} on every answer that may hold data. */
-	public static final int NO_STORE = REQUEST_ID + 1;
+	/**
+	 * Gives every request its id, {@code Cache-Control: no-store} where answers hold
+	 * data, and records its access log line and latency when it ends.
+	 */
+	public static final int EDGE = Ordered.HIGHEST_PRECEDENCE;
 
 	/** The administrator's bearer token on {@code /admin}. */
-	public static final int ADMIN_TOKEN = REQUEST_ID + 10;
+	public static final int ADMIN_TOKEN = EDGE + 10;
 
 	/**
 	 * The per-address policies ({@code anonymous}, {@code registration}) and the
 	 * rate-limit headers of every {@code /api/v1} answer.
 	 */
-	public static final int CLIENT_LIMIT = REQUEST_ID + 15;
+	public static final int CLIENT_LIMIT = EDGE + 15;
 
 	/**
 	 * A deadline on every answer but exports: a database that stops answering is a 503.
 	 */
-	public static final int DEADLINE = REQUEST_ID + 17;
+	public static final int DEADLINE = EDGE + 17;
 
 	/** Checks 1 and 2: the key, then the partner's status. */
-	public static final int API_KEY = REQUEST_ID + 20;
+	public static final int API_KEY = EDGE + 20;
 
 	/** Check 3: the partner's plan. */
-	public static final int PARTNER_LIMIT = REQUEST_ID + 30;
+	public static final int PARTNER_LIMIT = EDGE + 30;
 
 	/** Check 4: the signature. */
-	public static final int SIGNATURE = REQUEST_ID + 40;
+	public static final int SIGNATURE = EDGE + 40;
 
 	/**
 	 * Counts the requests under way, so that a stop waits for them (refuses new ones).

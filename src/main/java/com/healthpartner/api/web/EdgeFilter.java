@@ -1,0 +1,72 @@
+package com.healthpartner.api.web;
+
+import java.time.Instant;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.server.handler.ExceptionHandlingWebHandler;
+import org.springframework.web.util.pattern.PathPattern;
+
+import com.healthpartner.api.problem.RequestIds;
+
+/**
+ * First filter of every request: gives it an id and echoes it, marks answers that may
+ * hold data {@code Cache-Control: no-store}, and when the exchange ends records its
+ * access log line and its latency. Both headers are set at once rather than just before
+ * the answer is committed: nothing after this filter removes them, and every answer, an
+ * error's included, is written after it.
+ */
+@Component
+@Order(FilterOrder.EDGE)
+class EdgeFilter implements WebFilter {
+
+	private static final String NO_STORE = CacheControl.noStore().getHeaderValue();
+
+	private final AccessLog accessLog;
+
+	private final RequestMetrics metrics;
+
+	EdgeFilter(AccessLog accessLog, RequestMetrics metrics) {
+		this.accessLog = accessLog;
+		this.metrics = metrics;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		long start = System.nanoTime();
+		String id = RequestIds.assign(exchange);
+		HttpHeaders headers = exchange.getResponse().getHeaders();
+		headers.set(RequestIds.HEADER, id);
+		if (RequestPaths.isApiOrAdmin(exchange)) {
+			headers.set(HttpHeaders.CACHE_CONTROL, NO_STORE);
+		}
+		return chain.filter(exchange).doFinally((signal) -> ended(exchange, id, start));
+	}
+
+	private void ended(ServerWebExchange exchange, String id, long start) {
+		long nanos = System.nanoTime() - start;
+		ServerHttpResponse response = exchange.getResponse();
+		HttpStatusCode code = response.getStatusCode();
+		int status = (code != null) ? code.value() : 200;
+		PathPattern pattern = exchange.getAttribute(RouterFunctions.MATCHING_PATTERN_ATTRIBUTE);
+		String method = exchange.getRequest().getMethod().name();
+		Throwable handled = exchange.getAttribute(ExceptionHandlingWebHandler.HANDLED_WEB_EXCEPTION);
+		this.metrics.record(method, (pattern != null) ? pattern.getPatternString() : null, status,
+				(handled != null) ? handled.getClass().getSimpleName() : null, nanos);
+		Object partner = exchange.getAttribute(LogAttributes.PARTNER_ID);
+		this.accessLog.record(new AccessLog.Entry(Instant.now(), Thread.currentThread().getName(), id, method,
+				(pattern != null) ? pattern.getPatternString() : "UNMATCHED", exchange.getRequest().getPath().value(),
+				status, (partner != null) ? partner.toString() : "-", nanos / 1_000_000));
+	}
+
+}
