@@ -1,7 +1,7 @@
 package com.healthpartner.api.access;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,12 +29,12 @@ import com.healthpartner.api.crypto.Digests;
 @Component
 class KeyCache implements AccessInvalidation {
 
-	private final AsyncCache<String, Optional<ApiPrincipal>> cache = Caffeine.newBuilder()
+	private final AsyncCache<KeyHash, Optional<ApiPrincipal>> cache = Caffeine.newBuilder()
 		.expireAfterWrite(Duration.ofSeconds(30))
 		.maximumSize(100_000)
 		.buildAsync();
 
-	private final Cache<String, Boolean> known = Caffeine.newBuilder()
+	private final Cache<KeyHash, Boolean> known = Caffeine.newBuilder()
 		.expireAfterAccess(Duration.ofHours(24))
 		.maximumSize(100_000)
 		.build();
@@ -48,12 +48,27 @@ class KeyCache implements AccessInvalidation {
 	}
 
 	/**
-	 * The principal of a key, from the cache or else from the database. A look-up already
-	 * under way for the same key counts as cached: joining it costs no query.
+	 * What the cache knows of a key at once: its principal, empty for a key known not to
+	 * exist, or null when it must be looked up (or a look-up is under way).
 	 */
-	Mono<ApiPrincipal> resolve(String apiKey, Mono<Void> beforeLookup) {
-		byte[] hash = Digests.sha256(apiKey);
-		String key = HexFormat.of().formatHex(hash);
+	Optional<ApiPrincipal> cached(String apiKey) {
+		if (!this.listening) {
+			return null;
+		}
+		CompletableFuture<Optional<ApiPrincipal>> entry = this.cache.getIfPresent(KeyHash.of(apiKey));
+		if (entry == null || !entry.isDone() || entry.isCompletedExceptionally()) {
+			return null;
+		}
+		return entry.join();
+	}
+
+	/**
+	 * The principal of a key (empty for an unknown one), from the cache or else from the
+	 * database. A look-up already under way for the same key counts as cached: joining it
+	 * costs no query.
+	 */
+	Mono<Optional<ApiPrincipal>> resolve(String apiKey, Mono<Void> beforeLookup) {
+		KeyHash key = KeyHash.of(apiKey);
 		if (this.listening) {
 			CompletableFuture<Optional<ApiPrincipal>> cached = this.cache.getIfPresent(key);
 			if (cached != null) {
@@ -63,23 +78,23 @@ class KeyCache implements AccessInvalidation {
 		Mono<Void> gate = (this.known.getIfPresent(key) != null) ? Mono.empty() : beforeLookup;
 		return gate.then(Mono.defer(() -> {
 			if (!this.listening) {
-				return lookUp(key, hash);
+				return lookUp(key).map(Optional::of).defaultIfEmpty(Optional.empty());
 			}
 			return principal(this.cache.get(key,
-					(k, executor) -> lookUp(key, hash).map(Optional::of).defaultIfEmpty(Optional.empty()).toFuture()));
+					(k, executor) -> lookUp(key).map(Optional::of).defaultIfEmpty(Optional.empty()).toFuture()));
 		}));
 	}
 
-	private Mono<ApiPrincipal> lookUp(String key, byte[] hash) {
-		return this.lookup.findByHash(hash)
+	private Mono<ApiPrincipal> lookUp(KeyHash key) {
+		return this.lookup.findByHash(key.bytes())
 			.doOnNext((principal) -> this.known.put(key, Boolean.TRUE))
 			.switchIfEmpty(Mono.fromRunnable(() -> this.known.invalidate(key)));
 	}
 
-	private static Mono<ApiPrincipal> principal(CompletableFuture<Optional<ApiPrincipal>> entry) {
+	private static Mono<Optional<ApiPrincipal>> principal(CompletableFuture<Optional<ApiPrincipal>> entry) {
 		// suppressCancel: one client hanging up must not cancel a look-up other requests
 		// wait on
-		return Mono.fromFuture(entry, true).flatMap(Mono::justOrEmpty);
+		return Mono.fromFuture(entry, true);
 	}
 
 	@Override
@@ -101,6 +116,25 @@ class KeyCache implements AccessInvalidation {
 
 	boolean listening() {
 		return this.listening;
+	}
+
+	/** A key's SHA-256 hash, the form in which keys are stored and cached. */
+	private record KeyHash(long first, long second, long third, long fourth) {
+
+		static KeyHash of(String apiKey) {
+			ByteBuffer hash = ByteBuffer.wrap(Digests.sha256(apiKey));
+			return new KeyHash(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
+		}
+
+		byte[] bytes() {
+			return ByteBuffer.allocate(32)
+				.putLong(this.first)
+				.putLong(this.second)
+				.putLong(this.third)
+				.putLong(this.fourth)
+				.array();
+		}
+
 	}
 
 	void listening(boolean listening) {

@@ -1,6 +1,5 @@
 package com.healthpartner.api.problem;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -8,16 +7,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.webflux.error.ErrorWebExceptionHandler;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.codec.DecodingException;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ContentTooLargeException;
 import org.springframework.web.server.MethodNotAllowedException;
@@ -26,8 +22,6 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
-
-import com.healthpartner.api.system.AppProperties;
 
 /**
  * The one place where every failure, from handlers, filters and the framework, becomes an
@@ -42,51 +36,18 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 
 	private static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
 
-	private final JsonMapper mapper;
+	private final ProblemWriter writer;
 
-	private final String problemBase;
-
-	private final Rejections rejections;
-
-	ProblemHandler(JsonMapper mapper, AppProperties properties, Rejections rejections) {
-		this.mapper = mapper;
-		this.rejections = rejections;
-		this.problemBase = properties.publicBaseUrl() + "/problems/";
+	ProblemHandler(ProblemWriter writer) {
+		this.writer = writer;
 	}
 
 	@Override
 	public Mono<Void> handle(ServerWebExchange exchange, Throwable failure) {
-		ServerHttpResponse response = exchange.getResponse();
-		if (response.isCommitted()) {
+		if (exchange.getResponse().isCommitted()) {
 			return Mono.error(failure);
 		}
-		ApiException problem = toProblem(exchange, failure);
-		this.rejections.count(problem.type());
-		response.setStatusCode(problem.type().status());
-		HttpHeaders headers = response.getHeaders();
-		headers.remove(HttpHeaders.CONTENT_LENGTH);
-		headers.setContentType(PROBLEM_JSON);
-		headers.setCacheControl("no-store");
-		problem.headers().forEach(headers::set);
-		byte[] body = this.mapper.writeValueAsBytes(body(exchange, problem));
-		DataBuffer buffer = response.bufferFactory().wrap(body);
-		return response.writeWith(Mono.just(buffer));
-	}
-
-	private Map<String, Object> body(ServerWebExchange exchange, ApiException problem) {
-		ProblemType type = problem.type();
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("type", this.problemBase + type.code());
-		body.put("title", type.title());
-		body.put("status", type.status().value());
-		body.put("detail", (problem.getMessage() != null) ? problem.getMessage() : type.title());
-		body.put("instance", exchange.getRequest().getPath().value());
-		body.put("code", type.code());
-		body.put("request_id", RequestIds.of(exchange));
-		if (!problem.errors().isEmpty()) {
-			body.put("errors", problem.errors());
-		}
-		return body;
+		return this.writer.write(exchange, toProblem(exchange, failure));
 	}
 
 	private ApiException toProblem(ServerWebExchange exchange, Throwable failure) {

@@ -57,7 +57,8 @@ final class LocalRateLimiter implements RateLimiter {
 		return Mono.fromSupplier(() -> acquireNow(policy, subject));
 	}
 
-	Decision acquireNow(Policy policy, String subject) {
+	@Override
+	public Decision acquireNow(Policy policy, String subject) {
 		long now = nanos();
 		Decision[] decision = new Decision[1];
 		// compute is atomic per subject: replacing an ended window and taking a permit

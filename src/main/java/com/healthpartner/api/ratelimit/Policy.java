@@ -1,23 +1,78 @@
 package com.healthpartner.api.ratelimit;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A named limit: at most {@code limit} requests in a fixed window of {@code window}. The
  * name is what partners see in {@code RateLimit-Policy}: a plan's name, or
- * {@code anonymous} / {@code registration}.
+ * {@code anonymous} / {@code registration}. What a header or a refusal says of it is
+ * written once, when the policy is made.
  */
-public record Policy(String name, int limit, Duration window) {
+public final class Policy {
+
+	private final String name;
+
+	private final int limit;
+
+	private final Duration window;
+
+	private final String item;
+
+	private final String limitText;
+
+	private final String described;
+
+	public Policy(String name, int limit, Duration window) {
+		this.name = name;
+		this.limit = limit;
+		this.window = window;
+		this.item = "\"" + name + "\";q=" + limit + ";w=" + window.toSeconds();
+		this.limitText = String.valueOf(limit);
+		long seconds = window.toSeconds();
+		String per = (seconds == 60) ? "minute" : (seconds == 3600) ? "hour" : seconds + " seconds";
+		this.described = "'" + name + "' (" + limit + " requests per " + per + ")";
+	}
+
+	public String name() {
+		return this.name;
+	}
+
+	public int limit() {
+		return this.limit;
+	}
+
+	public Duration window() {
+		return this.window;
+	}
 
 	/** The policy item of the IETF draft, e.g. {@code "default";q=60;w=60}. */
 	String item() {
-		return "\"" + this.name + "\";q=" + this.limit + ";w=" + this.window.toSeconds();
+		return this.item;
+	}
+
+	String limitText() {
+		return this.limitText;
 	}
 
 	String describe() {
-		long seconds = this.window.toSeconds();
-		String per = (seconds == 60) ? "minute" : (seconds == 3600) ? "hour" : seconds + " seconds";
-		return "'" + this.name + "' (" + this.limit + " requests per " + per + ")";
+		return this.described;
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return other instanceof Policy policy && policy.name.equals(this.name) && policy.limit == this.limit
+				&& policy.window.equals(this.window);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.name, this.limit, this.window);
+	}
+
+	@Override
+	public String toString() {
+		return this.item;
 	}
 
 }

@@ -1,8 +1,6 @@
 package com.healthpartner.api.ratelimit;
 
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import org.springframework.http.HttpHeaders;
 
@@ -25,10 +23,6 @@ final class RateLimitHeaders {
 
 	static final String RATE_LIMIT = "RateLimit";
 
-	private static final Comparator<Decision> TIGHTEST = Comparator.comparing(Decision::allowed)
-		.thenComparingInt(Decision::remaining)
-		.thenComparing(Comparator.comparingLong(Decision::resetAtMillis).reversed());
-
 	private RateLimitHeaders() {
 	}
 
@@ -37,18 +31,49 @@ final class RateLimitHeaders {
 			return;
 		}
 		Decision binding = binding(decisions);
-		headers.set(LIMIT, String.valueOf(binding.policy().limit()));
-		headers.set(REMAINING, String.valueOf(binding.remaining()));
-		headers.set(RESET, String.valueOf(binding.resetEpochSeconds()));
-		headers.set(POLICY, decisions.stream().map((d) -> d.policy().item()).collect(Collectors.joining(", ")));
-		headers.set(RATE_LIMIT,
-				decisions.stream()
-					.map((d) -> "\"" + d.policy().name() + "\";r=" + d.remaining() + ";t=" + d.secondsToReset())
-					.collect(Collectors.joining(", ")));
+		headers.set(LIMIT, binding.policy().limitText());
+		headers.set(REMAINING, Integer.toString(binding.remaining()));
+		headers.set(RESET, Long.toString(binding.resetEpochSeconds()));
+		StringBuilder policies = new StringBuilder(40);
+		StringBuilder limits = new StringBuilder(40);
+		for (int i = 0; i < decisions.size(); i++) {
+			Decision decision = decisions.get(i);
+			if (i > 0) {
+				policies.append(", ");
+				limits.append(", ");
+			}
+			policies.append(decision.policy().item());
+			limits.append('"')
+				.append(decision.policy().name())
+				.append("\";r=")
+				.append(decision.remaining())
+				.append(";t=")
+				.append(decision.secondsToReset());
+		}
+		headers.set(POLICY, policies.toString());
+		headers.set(RATE_LIMIT, limits.toString());
 	}
 
+	/** The refusing decision, otherwise the one with the fewest requests left. */
 	static Decision binding(List<Decision> decisions) {
-		return decisions.stream().min(TIGHTEST).orElseThrow();
+		Decision binding = decisions.get(0);
+		for (int i = 1; i < decisions.size(); i++) {
+			Decision decision = decisions.get(i);
+			if (tighter(decision, binding)) {
+				binding = decision;
+			}
+		}
+		return binding;
+	}
+
+	private static boolean tighter(Decision candidate, Decision current) {
+		if (candidate.allowed() != current.allowed()) {
+			return !candidate.allowed();
+		}
+		if (candidate.remaining() != current.remaining()) {
+			return candidate.remaining() < current.remaining();
+		}
+		return candidate.resetAtMillis() > current.resetAtMillis();
 	}
 
 }

@@ -12,4 +12,12 @@ interface RateLimiter {
 
 	Mono<Decision> acquire(Policy policy, String subject);
 
+	/**
+	 * The decision at once, when the windows are in this instance's memory; null when it
+	 * takes a round trip ({@link #acquire} then).
+	 */
+	default Decision acquireNow(Policy policy, String subject) {
+		return null;
+	}
+
 }

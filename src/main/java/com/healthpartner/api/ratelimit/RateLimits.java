@@ -3,86 +3,133 @@ package com.healthpartner.api.ratelimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
+import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
-import com.healthpartner.api.web.RequestPaths;
 
 /**
- * What the rate-limit filters share: taking a request from the limiter, remembering the
- * decisions on the exchange (the headers are written from them when the answer is
- * committed, whatever the answer is), and the {@code 429}.
+ * The rate limits a request meets: its partner's plan (check 3), or, for requests that do
+ * not get past the key and partner checks and for registrations, the per-address policies
+ * {@code anonymous} and {@code registration}. Each decision is remembered on the exchange
+ * and its rate-limit headers are written at once, so that every answer carries them,
+ * errors and {@code 429}s included. With the limits in this instance's memory a decision
+ * is taken at once ({@code ...Now}); with Redis it takes a round trip.
  */
 @Component
-class RateLimits {
+public class RateLimits {
 
 	static final String DECISIONS = RateLimits.class.getName() + ".decisions";
 
 	private final RateLimiter limiter;
 
-	private final MeterRegistry meters;
+	private final Policies policies;
 
-	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+	private final ClientAddresses addresses;
 
-	RateLimits(RateLimiter limiter, MeterRegistry meters) {
+	private final UsedUpAddresses usedUp;
+
+	private final DecisionCounters counters;
+
+	RateLimits(RateLimiter limiter, Policies policies, ClientAddresses addresses, UsedUpAddresses usedUp,
+			DecisionCounters counters) {
 		this.limiter = limiter;
-		this.meters = meters;
+		this.policies = policies;
+		this.addresses = addresses;
+		this.usedUp = usedUp;
+		this.counters = counters;
 	}
 
-	Mono<Decision> acquire(ServerWebExchange exchange, Policy policy, String subject) {
-		return this.limiter.acquire(policy, subject).doOnNext((decision) -> {
-			decisions(exchange).add(decision);
-			counter(decision).increment();
+	/** Check 3 at once, or null when it takes a round trip ({@link #partner}). */
+	public Decision partnerNow(ServerWebExchange exchange, ApiPrincipal principal) {
+		Decision decision = this.limiter.acquireNow(this.policies.plan(principal.plan()), subject(principal));
+		return (decision != null) ? taken(exchange, decision) : null;
+	}
+
+	/** Check 3: the partner's current plan; all keys of a partner share one window. */
+	public Mono<Decision> partner(ServerWebExchange exchange, ApiPrincipal principal) {
+		return this.limiter.acquire(this.policies.plan(principal.plan()), subject(principal))
+			.map((decision) -> taken(exchange, decision));
+	}
+
+	/**
+	 * A request that did not get past the key and partner checks, taken under
+	 * {@code anonymous} for its address: when the address has used up its window it
+	 * becomes a {@code 429}, and until the window ends its unknown keys are not looked
+	 * up.
+	 */
+	public Mono<Decision> anonymous(ServerWebExchange exchange) {
+		String client = this.addresses.of(exchange.getRequest());
+		Decision now = this.limiter.acquireNow(this.policies.anonymous(), "anonymous:" + client);
+		Mono<Decision> decision = (now != null) ? Mono.just(now)
+				: this.limiter.acquire(this.policies.anonymous(), "anonymous:" + client);
+		return decision.map((taken) -> {
+			this.usedUp.refused(client, taken);
+			return taken(exchange, taken);
 		});
 	}
 
 	/**
-	 * A refusal decided without the limiter (the window is known to be used up), recorded
-	 * like one of its decisions.
+	 * A registration: {@code anonymous}, and if that allows it {@code registration}, both
+	 * per address. The binding decision: allowed only if both allowed.
 	 */
-	void refused(ServerWebExchange exchange, Decision decision) {
-		decisions(exchange).add(decision);
-		counter(decision).increment();
+	public Mono<Decision> registration(ServerWebExchange exchange) {
+		String client = this.addresses.of(exchange.getRequest());
+		return anonymous(exchange)
+			.flatMap((anonymous) -> anonymous.allowed()
+					? this.limiter.acquire(this.policies.registration(), "registration:" + client)
+						.map((decision) -> taken(exchange, decision))
+					: Mono.just(anonymous))
+			.map((last) -> RateLimitHeaders.binding(decisions(exchange)));
 	}
 
-	@SuppressWarnings("unchecked")
-	static List<Decision> decisions(ServerWebExchange exchange) {
-		return (List<Decision>) exchange.getAttributes().computeIfAbsent(DECISIONS, (key) -> new ArrayList<>(2));
+	/** Whether any limit has been decided for this request yet. */
+	public static boolean decided(ServerWebExchange exchange) {
+		return !decisions(exchange).isEmpty();
 	}
 
-	static ApiException limited(Decision decision) {
+	/** The {@code 429} of a refusing decision, with {@code Retry-After}. */
+	public static ApiException limited(Decision decision) {
 		long retryAfter = Math.max(1, decision.secondsToReset());
 		return new ApiException(ProblemType.RATE_LIMITED,
 				"The rate limit " + decision.policy().describe() + " is used up; retry in " + retryAfter + " s",
 				List.of(), Map.of(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfter)));
 	}
 
-	/** The public API, whose every answer carries the rate-limit headers. */
-	static boolean isApi(ServerWebExchange exchange) {
-		return RequestPaths.isUnder(exchange, "/api/v1");
+	/**
+	 * Records a decision on the exchange (also one taken without the limiter, the window
+	 * being known to be used up) and writes the headers of all decisions so far.
+	 */
+	private Decision taken(ServerWebExchange exchange, Decision decision) {
+		return record(exchange, decision, this.counters);
 	}
 
-	static boolean isRegistration(ServerWebExchange exchange) {
-		return RequestPaths.isRegistration(exchange);
+	static Decision record(ServerWebExchange exchange, Decision decision, DecisionCounters counters) {
+		List<Decision> decisions = decisions(exchange);
+		decisions.add(decision);
+		counters.count(decision);
+		RateLimitHeaders.write(exchange.getResponse().getHeaders(), decisions);
+		return decision;
 	}
 
-	private Counter counter(Decision decision) {
-		String outcome = decision.allowed() ? "allowed" : "limited";
-		return this.counters.computeIfAbsent(decision.policy().name() + "/" + outcome,
-				(key) -> Counter.builder("ratelimit.decisions")
-					.description("Requests taken (allowed) or refused (limited) under a rate-limit policy")
-					.tag("policy", decision.policy().name())
-					.tag("outcome", outcome)
-					.register(this.meters));
+	@SuppressWarnings("unchecked")
+	static List<Decision> decisions(ServerWebExchange exchange) {
+		List<Decision> decisions = (List<Decision>) exchange.getAttributes().get(DECISIONS);
+		if (decisions == null) {
+			decisions = new ArrayList<>(2);
+			exchange.getAttributes().put(DECISIONS, decisions);
+		}
+		return decisions;
+	}
+
+	private static String subject(ApiPrincipal principal) {
+		return "partner:" + principal.partnerId();
 	}
 
 }

@@ -29,14 +29,14 @@ class UsedUpAddresses implements KeyLookupGate {
 
 	private final Cache<String, Decision> refusals;
 
-	private final RateLimits limits;
+	private final DecisionCounters counters;
 
 	private final ClientAddresses addresses;
 
 	private final Clock clock;
 
-	UsedUpAddresses(RateLimits limits, Policies policies, ClientAddresses addresses, Clock clock) {
-		this.limits = limits;
+	UsedUpAddresses(DecisionCounters counters, Policies policies, ClientAddresses addresses, Clock clock) {
+		this.counters = counters;
 		this.addresses = addresses;
 		this.clock = clock;
 		// an entry is of no use after its window (checked on the clock when read)
@@ -68,7 +68,7 @@ class UsedUpAddresses implements KeyLookupGate {
 			return Mono.empty();
 		}
 		Decision again = new Decision(refusal.policy(), false, 0, refusal.resetAtMillis(), now);
-		this.limits.refused(exchange, again);
+		RateLimits.record(exchange, again, this.counters);
 		return Mono.error(RateLimits.limited(again));
 	}
 

@@ -2,7 +2,7 @@ package com.healthpartner.api.web;
 
 import org.springframework.core.env.Environment;
 
-import com.healthpartner.api.json.JsonText;
+import com.healthpartner.api.text.JsonText;
 
 /**
  * Writes an access log line as the Elastic Common Schema JSON object that Spring Boot's

@@ -47,7 +47,7 @@ class EdgeFilter implements WebFilter {
 		String id = RequestIds.assign(exchange);
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		headers.set(RequestIds.HEADER, id);
-		if (RequestPaths.isApiOrAdmin(exchange)) {
+		if (RequestPaths.zone(exchange).apiOrAdmin()) {
 			headers.set(HttpHeaders.CACHE_CONTROL, NO_STORE);
 		}
 		return chain.filter(exchange).doFinally((signal) -> ended(exchange, id, start));

@@ -9,18 +9,16 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 
 /**
- * Our own drain on shutdown, in front of every handler of {@code /api} and
+ * Our own drain on shutdown, right in front of every handler of {@code /api} and
  * {@code /admin}. Reactor Netty's graceful shutdown can declare itself complete while a
  * request that came on a kept-alive connection is still being handled; that request's
  * write would still be committed, but what it leaves for the periodic writers (its audit
@@ -30,8 +28,7 @@ import com.healthpartner.api.problem.ProblemType;
  * under way has finished.
  */
 @Component
-@Order(FilterOrder.IN_FLIGHT)
-class InFlightRequests implements WebFilter, SmartLifecycle {
+public class InFlightRequests implements SmartLifecycle {
 
 	private static final Duration MAX_DRAIN = Duration.ofSeconds(20);
 
@@ -43,11 +40,11 @@ class InFlightRequests implements WebFilter, SmartLifecycle {
 
 	private volatile boolean stopping;
 
-	@Override
-	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		if (!RequestPaths.isApiOrAdmin(exchange)) {
-			return chain.filter(exchange);
-		}
+	/**
+	 * Hands a request of {@code /api} or {@code /admin} that passed its checks to its
+	 * handler, counted until it ends; during a stop, a {@code 503} instead.
+	 */
+	public Mono<Void> handle(ServerWebExchange exchange, WebFilterChain chain) {
 		// counted before the check, so that a stop never misses a request that passed it
 		this.handling.incrementAndGet();
 		if (this.stopping) {

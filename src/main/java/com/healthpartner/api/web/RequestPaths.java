@@ -1,64 +1,99 @@
 package com.healthpartner.api.web;
 
+import java.util.List;
+
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The path of a request as the routers match it: every segment percent-decoded and
- * without matrix parameters ({@code ;...}), empty segments dropped. Filters that protect
- * a part of the service decide on this path, never on the raw one:
- * {@code /admin;x/v1/partners} and {@code /%61dmin/v1/partners} reach the admin routes,
- * so they must meet the admin check. Worked out once per request and kept on the
- * exchange, for the filters that ask.
+ * Which part of the service a request is for, decided on its path as the routers match
+ * it: every segment percent-decoded and without matrix parameters ({@code ;...}), empty
+ * segments dropped. Checks that protect a part of the service decide on this, never on
+ * the raw path: {@code /admin;x/v1/partners} and {@code /%61dmin/v1/partners} reach the
+ * admin routes, so they must meet the admin check. Worked out once per request and kept
+ * on the exchange.
  */
 public final class RequestPaths {
 
-	private static final String ATTRIBUTE = RequestPaths.class.getName() + ".matched";
-
-	private static final String REGISTRATION = "/api/v1/auth";
+	private static final String ATTRIBUTE = RequestPaths.class.getName() + ".zone";
 
 	private RequestPaths() {
 	}
 
-	public static String matched(ServerWebExchange exchange) {
-		String path = exchange.getAttribute(ATTRIBUTE);
-		if (path == null) {
-			path = matched(exchange.getRequest().getPath().pathWithinApplication());
-			exchange.getAttributes().put(ATTRIBUTE, path);
+	/** The parts of the service, by path. */
+	public enum Zone {
+
+		/** {@code POST /api/v1/auth}, the one partner route that needs no key. */
+		REGISTRATION,
+
+		/** Everything else under {@code /api/v1}: a key, a plan, rate-limit headers. */
+		PARTNER,
+
+		/**
+		 * Under {@code /api} but not {@code /api/v1}: no route, but the API's answers.
+		 */
+		OTHER_API,
+
+		/** Under {@code /admin}: the administrator's token. */
+		ADMIN,
+
+		/** Documentation, problem pages, probes. */
+		PUBLIC;
+
+		/**
+		 * Whether answers may hold data and writes happen ({@code /api}, {@code /admin}).
+		 */
+		public boolean apiOrAdmin() {
+			return this != PUBLIC;
 		}
-		return path;
+
+		/** Whether answers carry the rate-limit headers ({@code /api/v1}). */
+		public boolean partnerApi() {
+			return this == REGISTRATION || this == PARTNER;
+		}
+
 	}
 
-	/** Whether the request is {@code prefix} itself or below it ({@code /api/v1}). */
-	public static boolean isUnder(ServerWebExchange exchange, String prefix) {
-		String path = matched(exchange);
-		return path.equals(prefix) || path.startsWith(prefix + "/");
+	public static Zone zone(ServerWebExchange exchange) {
+		Zone zone = exchange.getAttribute(ATTRIBUTE);
+		if (zone == null) {
+			zone = zone(exchange.getRequest().getMethod(), exchange.getRequest().getPath().pathWithinApplication());
+			exchange.getAttributes().put(ATTRIBUTE, zone);
+		}
+		return zone;
 	}
 
-	/**
-	 * The partner API or the administrator's: where answers hold data and writes happen.
-	 */
-	public static boolean isApiOrAdmin(ServerWebExchange exchange) {
-		return isUnder(exchange, "/api") || isUnder(exchange, "/admin");
-	}
-
-	/** {@code POST /api/v1/auth}, the one partner route that needs no key. */
-	public static boolean isRegistration(ServerWebExchange exchange) {
-		return HttpMethod.POST.equals(exchange.getRequest().getMethod()) && matched(exchange).equals(REGISTRATION);
-	}
-
-	private static String matched(PathContainer rawPath) {
-		StringBuilder path = new StringBuilder();
-		for (PathContainer.Element element : rawPath.elements()) {
-			if (element instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()) {
-				path.append('/').append(segment.valueToMatch());
+	static Zone zone(HttpMethod method, PathContainer path) {
+		String first = null;
+		String second = null;
+		String third = null;
+		int segments = 0;
+		List<PathContainer.Element> elements = path.elements();
+		for (int i = 0; i < elements.size(); i++) {
+			if (elements.get(i) instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()) {
+				String value = segment.valueToMatch();
+				switch (segments++) {
+					case 0 -> first = value;
+					case 1 -> second = value;
+					case 2 -> third = value;
+					default -> {
+					}
+				}
 			}
 		}
-		if (path.isEmpty() || rawPath.value().endsWith("/")) {
-			path.append('/');
+		if ("admin".equals(first)) {
+			return Zone.ADMIN;
 		}
-		return path.toString();
+		if (!"api".equals(first)) {
+			return Zone.PUBLIC;
+		}
+		if (!"v1".equals(second)) {
+			return Zone.OTHER_API;
+		}
+		boolean registration = HttpMethod.POST.equals(method) && segments == 3 && "auth".equals(third)
+				&& !path.value().endsWith("/");
+		return registration ? Zone.REGISTRATION : Zone.PARTNER;
 	}
 
 }

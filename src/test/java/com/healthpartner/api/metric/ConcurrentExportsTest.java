@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.PoolMetrics;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -25,6 +25,7 @@ import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;
 import com.healthpartner.api.support.StalledExport;
+import com.healthpartner.api.system.EventLoopPools;
 
 import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +49,7 @@ class ConcurrentExportsTest extends IntegrationTest {
 	private DatabaseClient db;
 
 	@Autowired
-	private ConnectionPool pool;
+	private EventLoopPools pool;
 
 	@Autowired
 	private MeterRegistry meters;
@@ -108,7 +109,7 @@ class ConcurrentExportsTest extends IntegrationTest {
 	void anExportWhoseClientStopsReadingEndsAfterTheIdleTimeoutAndGivesItsConnectionBack() throws IOException {
 		try (ServiceInstance service = ServiceInstance.start(Map.of("app.database.export-idle-timeout", "1s"))) {
 			ApplicationContext context = service.context();
-			ConnectionPool pool = context.getBean(ConnectionPool.class);
+			EventLoopPools pool = context.getBean(EventLoopPools.class);
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
 			Credentials partner = new Partners(service.client()).onboard("loadtest");
@@ -135,7 +136,7 @@ class ConcurrentExportsTest extends IntegrationTest {
 	 * Connections in use when no request is: the least of a few readings, as the
 	 * service's background writers take one now and then for a moment.
 	 */
-	private static int idle(ConnectionPool pool) {
+	private static int idle(EventLoopPools pool) {
 		return Flux.interval(Duration.ZERO, Duration.ofMillis(20))
 			.take(10)
 			.map((tick) -> acquired(pool))
@@ -143,8 +144,8 @@ class ConcurrentExportsTest extends IntegrationTest {
 			.block(Duration.ofSeconds(5));
 	}
 
-	private static int acquired(ConnectionPool pool) {
-		return pool.getMetrics().orElseThrow().acquiredSize();
+	private static int acquired(EventLoopPools pool) {
+		return pool.total(PoolMetrics::acquiredSize);
 	}
 
 	private static double running(MeterRegistry meters) {

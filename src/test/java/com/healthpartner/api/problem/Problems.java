@@ -1,8 +1,6 @@
 package com.healthpartner.api.problem;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import tools.jackson.databind.PropertyNamingStrategies;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.web.server.WebExceptionHandler;
 
@@ -17,11 +15,15 @@ public final class Problems {
 	private Problems() {
 	}
 
+	public static final AppProperties PROPERTIES = new AppProperties("test-admin-token-0123456789",
+			"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "http://localhost:8080", 65536);
+
 	public static WebExceptionHandler handler() {
-		AppProperties properties = new AppProperties("test-admin-token-0123456789",
-				"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "http://localhost:8080", 65536);
-		JsonMapper mapper = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-		return new ProblemHandler(mapper, properties, new Rejections(new SimpleMeterRegistry()));
+		return new ProblemHandler(writer());
+	}
+
+	public static ProblemWriter writer() {
+		return new ProblemWriter(PROPERTIES, new Rejections(new SimpleMeterRegistry()));
 	}
 
 }

@@ -1,0 +1,169 @@
+package com.healthpartner.api.gate;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+import com.healthpartner.api.access.AdminToken;
+import com.healthpartner.api.access.ApiKeys;
+import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.access.KeyCheck;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemWriter;
+import com.healthpartner.api.ratelimit.Decision;
+import com.healthpartner.api.ratelimit.RateLimits;
+import com.healthpartner.api.signature.Signatures;
+import com.healthpartner.api.web.Deadline;
+import com.healthpartner.api.web.FilterOrder;
+import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.LogAttributes;
+import com.healthpartner.api.web.RequestPaths;
+import com.healthpartner.api.web.RequestPaths.Zone;
+
+/**
+ * Every check a request of {@code /api} or {@code /admin} meets before its handler, in
+ * the contract's order (section 3), in this one class:
+ * <ol>
+ * <li>the key is present and valid ({@code 401}),</li>
+ * <li>its partner is active ({@code 403});</li>
+ * <li>the partner's plan ({@code 429});</li>
+ * <li>the signature ({@code 401});</li>
+ * <li>the route's scope ({@code 403}), declared next to each route in the routers;</li>
+ * <li>the request itself, in its handler, within the deadline.</li>
+ * </ol>
+ * A request that does not get past checks 1 and 2 counts under {@code anonymous} for its
+ * address (a {@code 429} once the address has used up its window); a registration counts
+ * under {@code anonymous} and {@code registration}; {@code /admin} needs the admin token.
+ * A check that can decide at once does (a key in the key cache, limits kept in memory),
+ * so that the common request passes without waiting; a refusal is answered at once,
+ * without reaching a handler or doing database work.
+ */
+@Component
+@Order(FilterOrder.GATE)
+class ApiGate implements WebFilter {
+
+	private final AdminToken adminToken;
+
+	private final ApiKeys keys;
+
+	private final RateLimits limits;
+
+	private final Signatures signatures;
+
+	private final Deadline deadline;
+
+	private final InFlightRequests inFlight;
+
+	private final ProblemWriter problems;
+
+	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
+			InFlightRequests inFlight, ProblemWriter problems) {
+		this.adminToken = adminToken;
+		this.keys = keys;
+		this.limits = limits;
+		this.signatures = signatures;
+		this.deadline = deadline;
+		this.inFlight = inFlight;
+		this.problems = problems;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		Zone zone = RequestPaths.zone(exchange);
+		if (zone == Zone.PUBLIC) {
+			return chain.filter(exchange);
+		}
+		if (zone == Zone.ADMIN && !this.adminToken.accepts(exchange.getRequest())) {
+			return refuse(exchange, AdminToken.REFUSAL);
+		}
+		// the deadline covers the checks too: a key looked up in a database that stopped
+		// answering is a 503, not a hang
+		Mono<Void> checked = Mono.defer(() -> switch (zone) {
+			case PARTNER -> partner(exchange, chain);
+			case REGISTRATION -> registration(exchange, chain);
+			default -> handle(exchange, chain);
+		});
+		Mono<Void> bounded = Deadline.isExport(exchange) ? checked : this.deadline.bound(checked);
+		if (zone != Zone.PARTNER) {
+			return bounded;
+		}
+		// the key could not be checked (the database failed or missed the deadline, the
+		// address's window is used up): the request counts under its address, unless a
+		// limit already spoke
+		return bounded.onErrorResume((failure) -> !RateLimits.decided(exchange),
+				(failure) -> anonymous(exchange, failure));
+	}
+
+	/** Checks 1 to 4, then the handler. */
+	private Mono<Void> partner(ServerWebExchange exchange, WebFilterChain chain) {
+		KeyCheck known = this.keys.checkNow(exchange);
+		if (known != null) {
+			return keyChecked(exchange, chain, known);
+		}
+		return this.keys.lookUp(exchange)
+			.flatMap((check) -> keyChecked(exchange, chain, check))
+			// the key could not be checked (the database failed, the address's window is
+			// used up): the request counts under its address, unless a limit already
+			// spoke
+			.onErrorResume((failure) -> !RateLimits.decided(exchange), (failure) -> anonymous(exchange, failure));
+	}
+
+	private Mono<Void> keyChecked(ServerWebExchange exchange, WebFilterChain chain, KeyCheck check) {
+		if (!check.isGranted()) {
+			return anonymous(exchange, check.refusal());
+		}
+		ApiPrincipal principal = check.principal();
+		exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
+		exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerId());
+		Decision decision = this.limits.partnerNow(exchange, principal);
+		if (decision != null) {
+			return limited(exchange, chain, principal, decision);
+		}
+		return this.limits.partner(exchange, principal).flatMap((taken) -> limited(exchange, chain, principal, taken));
+	}
+
+	/** After check 3: refused, or on to the signature and the handler. */
+	private Mono<Void> limited(ServerWebExchange exchange, WebFilterChain chain, ApiPrincipal principal,
+			Decision decision) {
+		if (!decision.allowed()) {
+			// a refused request did not use its key: it leaves no trace
+			return refuse(exchange, RateLimits.limited(decision));
+		}
+		this.keys.used(principal);
+		Mono<ServerWebExchange> signed = this.signatures.verify(exchange, principal);
+		return (signed != null) ? signed.flatMap((verified) -> handle(verified, chain)) : handle(exchange, chain);
+	}
+
+	/**
+	 * A request refused by check 1 or 2, or whose key could not be checked: counted under
+	 * {@code anonymous}; it keeps its own answer unless its address has used up its
+	 * window.
+	 */
+	private Mono<Void> anonymous(ServerWebExchange exchange, Throwable failure) {
+		return this.limits.anonymous(exchange).flatMap((decision) -> {
+			if (!decision.allowed()) {
+				return refuse(exchange, RateLimits.limited(decision));
+			}
+			return (failure instanceof ApiException refusal) ? refuse(exchange, refusal) : Mono.error(failure);
+		});
+	}
+
+	private Mono<Void> registration(ServerWebExchange exchange, WebFilterChain chain) {
+		return this.limits.registration(exchange)
+			.flatMap((binding) -> binding.allowed() ? handle(exchange, chain)
+					: refuse(exchange, RateLimits.limited(binding)));
+	}
+
+	private Mono<Void> handle(ServerWebExchange exchange, WebFilterChain chain) {
+		return this.inFlight.handle(exchange, chain);
+	}
+
+	private Mono<Void> refuse(ServerWebExchange exchange, ApiException refusal) {
+		return this.problems.write(exchange, refusal);
+	}
+
+}

@@ -1,0 +1,72 @@
+package com.healthpartner.api.problem;
+
+import java.nio.charset.StandardCharsets;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+
+import com.healthpartner.api.system.AppProperties;
+import com.healthpartner.api.text.JsonText;
+
+/**
+ * Writes a problem as the answer: status, {@code application/problem+json},
+ * {@code Cache-Control: no-store}, the problem's own headers, and the RFC 9457 body with
+ * its stable {@code code} and the request id. The one writer of problems: the error
+ * handler uses it for failures, the request checks for their refusals (a refusal is
+ * answered at once instead of travelling as an error through the chain). The body is
+ * built directly, field by field, in the order a JSON writer would give the same object.
+ */
+@Component
+public class ProblemWriter {
+
+	private final String problemBase;
+
+	private final Rejections rejections;
+
+	ProblemWriter(AppProperties properties, Rejections rejections) {
+		this.problemBase = properties.publicBaseUrl() + "/problems/";
+		this.rejections = rejections;
+	}
+
+	public Mono<Void> write(ServerWebExchange exchange, ApiException problem) {
+		ServerHttpResponse response = exchange.getResponse();
+		this.rejections.count(problem.type());
+		response.setStatusCode(problem.type().status());
+		HttpHeaders headers = response.getHeaders();
+		headers.remove(HttpHeaders.CONTENT_LENGTH);
+		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+		headers.setCacheControl("no-store");
+		problem.headers().forEach(headers::set);
+		byte[] body = body(exchange, problem).getBytes(StandardCharsets.UTF_8);
+		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+	}
+
+	String body(ServerWebExchange exchange, ApiException problem) {
+		ProblemType type = problem.type();
+		StringBuilder json = new StringBuilder(256).append("{\"type\":");
+		JsonText.quote(json, this.problemBase + type.code()).append(",\"title\":");
+		JsonText.quote(json, type.title()).append(",\"status\":").append(type.status().value()).append(",\"detail\":");
+		JsonText.quote(json, (problem.getMessage() != null) ? problem.getMessage() : type.title())
+			.append(",\"instance\":");
+		JsonText.quote(json, exchange.getRequest().getPath().value()).append(",\"code\":");
+		JsonText.quote(json, type.code()).append(",\"request_id\":");
+		JsonText.quote(json, RequestIds.of(exchange));
+		if (!problem.errors().isEmpty()) {
+			json.append(",\"errors\":[");
+			for (int i = 0; i < problem.errors().size(); i++) {
+				FieldError error = problem.errors().get(i);
+				json.append((i > 0) ? ",{\"field\":" : "{\"field\":");
+				JsonText.quote(json, error.field()).append(",\"message\":");
+				JsonText.quote(json, error.message()).append('}');
+			}
+			json.append(']');
+		}
+		return json.append('}').toString();
+	}
+
+}

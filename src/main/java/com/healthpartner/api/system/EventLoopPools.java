@@ -1,0 +1,101 @@
+package com.healthpartner.api.system;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.PoolMetrics;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.ConnectionFactoryMetadata;
+import io.r2dbc.spi.Wrapped;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * The database connections, a pool of them per event loop of the web server. A request is
+ * handled on one event loop from its first byte to its last; its queries get a connection
+ * of that loop's pool, whose socket that same loop serves, so sending a query, reading
+ * its rows and writing the answer never hand work to another thread (a hand-over wakes a
+ * thread and costs system calls, more than the query's own work on this machine). A
+ * thread that is no event loop (start-up, periodic writers) uses a pool of its own. Pools
+ * are made when a loop first asks; each holds up to its share of the configured maximum.
+ * {@link #unwrap()} gives the driver's own factory (for the {@code LISTEN} connection,
+ * outside any pool).
+ */
+public final class EventLoopPools implements ConnectionFactory, Wrapped<ConnectionFactory>, Disposable {
+
+	private final Function<EventLoop, ConnectionPool> poolOfLoop;
+
+	private final ConnectionPool shared;
+
+	private final ConnectionFactory driver;
+
+	private final Map<EventExecutor, ConnectionPool> pools = new ConcurrentHashMap<>();
+
+	/**
+	 * {@code poolOfLoop} makes the pool of a loop (its connections on that loop),
+	 * {@code shared} serves other threads; {@code driver} is the unpooled factory.
+	 */
+	public EventLoopPools(Function<EventLoop, ConnectionPool> poolOfLoop, ConnectionPool shared,
+			ConnectionFactory driver) {
+		this.poolOfLoop = poolOfLoop;
+		this.shared = shared;
+		this.driver = driver;
+	}
+
+	@Override
+	public Publisher<? extends Connection> create() {
+		return Mono.defer(() -> poolOfThisThread().create());
+	}
+
+	private ConnectionPool poolOfThisThread() {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (!(current instanceof EventLoop loop)) {
+			return this.shared;
+		}
+		ConnectionPool pool = this.pools.get(loop);
+		return (pool != null) ? pool : this.pools.computeIfAbsent(loop, (key) -> this.poolOfLoop.apply(loop));
+	}
+
+	@Override
+	public ConnectionFactoryMetadata getMetadata() {
+		return this.driver.getMetadata();
+	}
+
+	@Override
+	public ConnectionFactory unwrap() {
+		return this.driver;
+	}
+
+	/** Every pool, the shared one first. */
+	public List<ConnectionPool> pools() {
+		return java.util.stream.Stream.concat(java.util.stream.Stream.of(this.shared), this.pools.values().stream())
+			.toList();
+	}
+
+	/** A figure of the pools' metrics summed over all pools. */
+	public int total(ToIntFunction<PoolMetrics> metric) {
+		return pools().stream().mapToInt((pool) -> pool.getMetrics().map(metric::applyAsInt).orElse(0)).sum();
+	}
+
+	@Override
+	public void dispose() {
+		for (ConnectionPool pool : pools()) {
+			pool.dispose();
+		}
+	}
+
+	@Override
+	public boolean isDisposed() {
+		return this.shared.isDisposed();
+	}
+
+}

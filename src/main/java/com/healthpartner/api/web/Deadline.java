@@ -1,0 +1,72 @@
+package com.healthpartner.api.web;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+
+/**
+ * A deadline for every answer of {@code /api} and {@code /admin}. Connecting, waiting for
+ * a pooled connection and each statement have limits of their own, but PostgreSQL
+ * enforces its statement timeout itself: a database that stops answering without closing
+ * the connection (a frozen server, a network that drops packets) would otherwise keep a
+ * request waiting for as long as TCP takes to notice, hours. Past the deadline the answer
+ * is {@code 503}. NDJSON exports are exempt: they stream for as long as the client reads,
+ * bounded by their own limits in the database ({@code APP_DATABASE_EXPORT_TIMEOUT}). The
+ * deadline is a task of the request's own event loop ({@link LoopTimer}).
+ */
+@Component
+public class Deadline {
+
+	private final Duration deadline;
+
+	public Deadline(@Value("${app.request-timeout:10s}") Duration deadline) {
+		if (deadline.isNegative() || deadline.isZero()) {
+			throw new IllegalArgumentException("APP_REQUEST_TIMEOUT must be a positive duration such as 10s");
+		}
+		this.deadline = deadline;
+	}
+
+	/** {@code work}, ended with a {@code 503} if it has not finished by the deadline. */
+	public Mono<Void> bound(Mono<Void> work) {
+		return work.timeout(LoopTimer.after(this.deadline))
+			.onErrorMap(TimeoutException.class, (timeout) -> new ApiException(ProblemType.SERVICE_UNAVAILABLE,
+					"The request did not finish within " + this.deadline.toSeconds()
+							+ " s: the database is not answering. A write may or may not have been stored: "
+							+ "retry with the same Idempotency-Key.",
+					List.of(), Map.of(HttpHeaders.RETRY_AFTER, "5")));
+	}
+
+	/** Whether the request asks for an NDJSON export, which has no deadline. */
+	public static boolean isExport(ServerWebExchange exchange) {
+		String accept = exchange.getRequest().getHeaders().getFirst(HttpHeaders.ACCEPT);
+		// only a header that names NDJSON is parsed (most name JSON or nothing)
+		if (accept == null || !accept.toLowerCase(Locale.ROOT).contains("ndjson")) {
+			return false;
+		}
+		try {
+			return exchange.getRequest()
+				.getHeaders()
+				.getAccept()
+				.stream()
+				.anyMatch(MediaType.APPLICATION_NDJSON::equalsTypeAndSubtype);
+		}
+		catch (RuntimeException ex) {
+			// an unreadable Accept: the route answers 406 or JSON, both bounded
+			return false;
+		}
+	}
+
+}
