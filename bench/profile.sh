@@ -10,7 +10,9 @@
 # minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments),
 # warms the JVM up, then for each workload: wrk for DURATION seconds at CONNECTIONS connections,
 # the service's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
-# JFR recording of CPU samples, summarised by bench/jfr-top.py.
+# JFR recording of CPU samples, summarised by bench/jfr-top.py (or, with ASYNC_PROFILER=<path of
+# libasyncProfiler.so>, an async-profiler recording, native and kernel frames included, summarised
+# by bench/collapsed-top.py).
 # Environment: HARNESS (the shared harness with the wrk scripts, default ../shared/bench), DURATION
 # (20), WARMUP (10 per workload), CONNECTIONS (64), JAVA_OPTS (added to the service's JVM), PGHOST,
 # PGPORT, PGUSER, PGPASSWORD. Output: bench/results/profile-<time>/ (summary.txt, *.jfr, *.top.txt).
@@ -93,10 +95,21 @@ done
 # measurements, because a recording and its summary cost CPU that would distort the figures above.
 if [ "${PROFILE:-1}" = 1 ]; then
 	for w in $WORKLOADS; do
-		jcmd $PID JFR.start name=w settings=$PWD/bench/cpu.jfc filename="$PWD/$OUT/$w.jfr" >/dev/null
-		run_wrk "$w" "$DURATION" >/dev/null
-		jcmd $PID JFR.stop name=w >/dev/null
+		if [ -n "${ASYNC_PROFILER:-}" ]; then
+			# async-profiler (libasyncProfiler.so of tools.profiler:async-profiler) loaded into the
+			# running service: native and kernel frames too
+			jcmd $PID JVMTI.agent_load "$ASYNC_PROFILER" '"start,event=cpu,interval=1ms"' >/dev/null
+			run_wrk "$w" "$DURATION" >/dev/null
+			jcmd $PID JVMTI.agent_load "$ASYNC_PROFILER" "\"stop,file=$PWD/$OUT/$w.collapsed,collapsed\"" >/dev/null
+			python3 bench/collapsed-top.py "$OUT/$w.collapsed" >"$OUT/$w.top.txt" 2>/dev/null || true
+		else
+			jcmd $PID JFR.start name=w settings=$PWD/bench/cpu.jfc filename="$PWD/$OUT/$w.jfr" >/dev/null
+			run_wrk "$w" "$DURATION" >/dev/null
+			jcmd $PID JFR.stop name=w >/dev/null
+		fi
 	done
-	for w in $WORKLOADS; do python3 bench/jfr-top.py "$OUT/$w.jfr" >"$OUT/$w.top.txt" 2>/dev/null || true; done
+	for w in $WORKLOADS; do
+		[ -f "$OUT/$w.jfr" ] && python3 bench/jfr-top.py "$OUT/$w.jfr" >"$OUT/$w.top.txt" 2>/dev/null || true
+	done
 fi
 log "results in $OUT"
