@@ -14,11 +14,13 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.assessment.AssessmentRequests.NewAssessment;
 import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.json.JsonBodies;
 import com.healthpartner.api.json.RecordIds;
 import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.records.RecordLists;
 
@@ -43,6 +45,8 @@ class AssessmentHandler {
 
 	private final AssessmentList list;
 
+	private final Listings listings;
+
 	private final JsonMapper mapper;
 
 	private final Clock clock;
@@ -50,12 +54,13 @@ class AssessmentHandler {
 	private final AuditTrail audit;
 
 	AssessmentHandler(JsonBodies bodies, IdempotentCreates creates, AssessmentRepository assessments, RecordLists lists,
-			AssessmentList list, JsonMapper mapper, Clock clock, AuditTrail audit) {
+			AssessmentList list, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit) {
 		this.bodies = bodies;
 		this.creates = creates;
 		this.assessments = assessments;
 		this.lists = lists;
 		this.list = list;
+		this.listings = listings;
 		this.mapper = mapper;
 		this.clock = clock;
 		this.audit = audit;
@@ -68,7 +73,7 @@ class AssessmentHandler {
 			String key = IdempotentCreates.key(request, errors);
 			NewAssessment submitted = AssessmentRequests.read(body, errors);
 			errors.throwIfAny();
-			AssessmentRow row = new AssessmentRow(UUID.randomUUID(), submitted.userId(),
+			AssessmentRow row = new AssessmentRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
 			// a replay writes nothing, so only a stored record is audited
 			return this.creates.create(partnerId, PATH, key, body,
@@ -84,9 +89,7 @@ class AssessmentHandler {
 		return this.assessments.find(partnerId, id)
 			.switchIfEmpty(Mono.error(() -> RecordIds.notFound("assessment", id)))
 			.doOnNext((row) -> this.audit.read(request, RESOURCE, row.userId(), 1))
-			.flatMap((row) -> ServerResponse.ok()
-				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue(AssessmentView.of(row)));
+			.flatMap((row) -> this.listings.one(AssessmentView.of(row)));
 	}
 
 	Mono<ServerResponse> list(ServerRequest request) {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +24,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.system.PeriodicFlush;
@@ -107,7 +107,7 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 
 	private void record(ServerRequest request, AuditEvent.Action action, String resource, String userId, long count) {
 		ApiPrincipal principal = Principals.of(request);
-		enqueue(new AuditEvent(UUID.randomUUID(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
+		enqueue(new AuditEvent(Ids.unique(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
 				principal.keyId(), userId, action, resource, count, RequestIds.of(request.exchange())));
 	}
 

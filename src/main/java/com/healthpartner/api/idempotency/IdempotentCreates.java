@@ -24,7 +24,9 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.IdempotencyRepository.KeyId;
+import com.healthpartner.api.text.JsonWritable;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
@@ -104,7 +106,7 @@ public class IdempotentCreates {
 	private Mono<ServerResponse> claimOrAnswer(KeyId id, byte[] requestHash, Supplier<Mono<Created>> insert,
 			Runnable written, int attempts) {
 		Instant now = this.clock.instant();
-		UUID token = UUID.randomUUID();
+		UUID token = Ids.unique();
 		return this.keys.claim(id, requestHash, token, now, now.plus(CLAIM_LEASE), now.plus(RETENTION))
 			.flatMap(
 					(claimed) -> claimed ? createClaimed(id, token, insert, written)
@@ -171,7 +173,7 @@ public class IdempotentCreates {
 	}
 
 	private String encode(Object view) {
-		return this.mapper.writeValueAsString(view);
+		return (view instanceof JsonWritable writable) ? writable.toJson() : this.mapper.writeValueAsString(view);
 	}
 
 	private record Answer(String location, String body) {

@@ -1,5 +1,6 @@
 package com.healthpartner.api.listing;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -17,6 +18,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.text.JsonWritable;
 
 /**
  * Writes a list either as one JSON page or, for {@code Accept: application/x-ndjson}, as
@@ -81,8 +84,34 @@ public class Listings {
 				"This list is available as application/json or application/x-ndjson");
 	}
 
+	/** One record, {@code 200}. */
+	public Mono<ServerResponse> one(JsonWritable record) {
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(record.toJson().getBytes(StandardCharsets.UTF_8));
+	}
+
 	public <T> Mono<ServerResponse> page(Page<T> page) {
-		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page);
+		if (!page.data().stream().allMatch(JsonWritable.class::isInstance)) {
+			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page);
+		}
+		StringBuilder json = new StringBuilder(64 + 320 * page.data().size()).append("{\"data\":[");
+		for (int i = 0; i < page.data().size(); i++) {
+			if (i > 0) {
+				json.append(',');
+			}
+			((JsonWritable) page.data().get(i)).writeJson(json);
+		}
+		json.append("],\"next_cursor\":");
+		if (page.nextCursor() != null) {
+			JsonText.quote(json, page.nextCursor());
+		}
+		else {
+			json.append("null");
+		}
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json.append('}').toString().getBytes(StandardCharsets.UTF_8));
 	}
 
 	/**
@@ -100,6 +129,11 @@ public class Listings {
 	}
 
 	private byte[] line(Object record) {
+		if (record instanceof JsonWritable writable) {
+			StringBuilder line = new StringBuilder(320);
+			writable.writeJson(line);
+			return line.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+		}
 		byte[] json = this.mapper.writeValueAsBytes(record);
 		byte[] line = new byte[json.length + 1];
 		System.arraycopy(json, 0, line, 0, json.length);

@@ -14,6 +14,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.json.JsonBodies;
@@ -75,7 +76,7 @@ class MetricHandler {
 			String key = IdempotentCreates.key(request, errors);
 			NewMetrics submitted = MetricRequests.read(body, now, errors);
 			errors.throwIfAny();
-			MetricRow row = new MetricRow(UUID.randomUUID(), submitted.userId(),
+			MetricRow row = new MetricRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.metrics()), submitted.recordedAt(),
 					Timestamps.truncate(now));
 			// a replay writes nothing, so only a stored record is audited
@@ -92,8 +93,7 @@ class MetricHandler {
 		return this.metrics.find(partnerId, id)
 			.switchIfEmpty(Mono.error(() -> RecordIds.notFound("metrics record", id)))
 			.doOnNext((row) -> this.audit.read(request, RESOURCE, row.userId(), 1))
-			.flatMap(
-					(row) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(MetricView.of(row)));
+			.flatMap((row) -> this.listings.one(MetricView.of(row)));
 	}
 
 	Mono<ServerResponse> list(ServerRequest request) {

@@ -1,9 +1,8 @@
 package com.healthpartner.api.problem;
 
-import java.util.UUID;
-import java.util.regex.Pattern;
-
 import org.springframework.web.server.ServerWebExchange;
+
+import com.healthpartner.api.crypto.Ids;
 
 /**
  * The request id of an exchange: the client's own when it is sane, otherwise a generated
@@ -14,8 +13,6 @@ public final class RequestIds {
 	public static final String HEADER = "X-Request-Id";
 
 	private static final String ATTRIBUTE = RequestIds.class.getName() + ".id";
-
-	private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
 
 	private RequestIds() {
 	}
@@ -31,7 +28,23 @@ public final class RequestIds {
 	}
 
 	static String chooseFor(String sent) {
-		return (sent != null && SANE.matcher(sent).matches()) ? sent : UUID.randomUUID().toString();
+		return (sent != null && sane(sent)) ? sent : Ids.unique().toString();
+	}
+
+	/** 1 to 128 characters of {@code A-Z a-z 0-9 . _ -}. */
+	private static boolean sane(String id) {
+		int length = id.length();
+		if (length == 0 || length > 128) {
+			return false;
+		}
+		for (int i = 0; i < length; i++) {
+			char c = id.charAt(i);
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+					|| c == '-')) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	public static String of(ServerWebExchange exchange) {
