@@ -1,5 +1,6 @@
 package com.healthpartner.api.system;
 
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.Gauge;
@@ -45,7 +46,8 @@ class DatabaseConfiguration {
 		return (options) -> options.option(ConnectionFactoryOptions.CONNECT_TIMEOUT, database.connectTimeout())
 			.option(PostgresqlConnectionFactoryProvider.STATEMENT_TIMEOUT, database.statementTimeout())
 			.option(PostgresqlConnectionFactoryProvider.TCP_KEEPALIVE, true)
-			.option(PostgresqlConnectionFactoryProvider.FORCE_BINARY, true);
+			.option(PostgresqlConnectionFactoryProvider.FORCE_BINARY, true)
+			.option(PostgresqlConnectionFactoryProvider.EXTENSIONS, List.of(new BinaryInstants()));
 	}
 
 	/**

@@ -1,0 +1,125 @@
+package com.healthpartner.api.system;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.r2dbc.postgresql.client.EncodedParameter;
+import io.r2dbc.postgresql.codec.Codec;
+import io.r2dbc.postgresql.codec.CodecMetadata;
+import io.r2dbc.postgresql.codec.CodecRegistry;
+import io.r2dbc.postgresql.codec.PostgresTypeIdentifier;
+import io.r2dbc.postgresql.codec.PostgresqlObjectId;
+import io.r2dbc.postgresql.extension.CodecRegistrar;
+import io.r2dbc.postgresql.message.Format;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+
+/**
+ * Reads a binary {@code timestamptz} as an {@link Instant} straight from its microseconds
+ * since 2000-01-01T00:00:00Z. The driver's own codec goes through a {@code LocalDateTime}
+ * and the session's zone rules for every value, and a page of records holds two per row.
+ * Writing an instant stays the driver's: each connection's codec hands encoding to the
+ * codec the driver would have used.
+ */
+final class BinaryInstants implements CodecRegistrar {
+
+	/** 2000-01-01T00:00:00Z, PostgreSQL's epoch, in Unix seconds. */
+	private static final long POSTGRES_EPOCH = 946_684_800L;
+
+	@Override
+	public Publisher<Void> register(PostgresqlConnection connection, ByteBufAllocator allocator,
+			CodecRegistry registry) {
+		for (Codec<?> codec : registry) {
+			if (codec.canEncode(Instant.EPOCH)) {
+				registry.addFirst(new Decoder(codec));
+				break;
+			}
+		}
+		return Mono.empty();
+	}
+
+	/**
+	 * The instant of PostgreSQL's binary {@code timestamptz}, its two infinities
+	 * included.
+	 */
+	static Instant instant(long micros) {
+		if (micros == Long.MAX_VALUE) {
+			return Instant.MAX;
+		}
+		if (micros == Long.MIN_VALUE) {
+			return Instant.MIN;
+		}
+		return Instant.ofEpochSecond(POSTGRES_EPOCH + Math.floorDiv(micros, 1_000_000L),
+				Math.floorMod(micros, 1_000_000L) * 1_000L);
+	}
+
+	/**
+	 * One connection's codec of instants: its own decoding, the driver's encoding. The
+	 * driver looks codecs up by their metadata, so it describes itself as the codec of
+	 * {@code Instant} and binary {@code timestamptz}.
+	 */
+	static final class Decoder implements Codec<Instant>, CodecMetadata {
+
+		private final Codec<?> encoder;
+
+		Decoder(Codec<?> encoder) {
+			this.encoder = encoder;
+		}
+
+		@Override
+		public boolean canDecode(int dataType, Format format, Class<?> type) {
+			return dataType == PostgresqlObjectId.TIMESTAMPTZ.getObjectId() && format == Format.FORMAT_BINARY
+					&& type == Instant.class;
+		}
+
+		@Override
+		public Instant decode(ByteBuf buffer, int dataType, Format format, Class<? extends Instant> type) {
+			return (buffer != null) ? instant(buffer.readLong()) : null;
+		}
+
+		@Override
+		public boolean canEncode(Object value) {
+			return this.encoder.canEncode(value);
+		}
+
+		@Override
+		public boolean canEncodeNull(Class<?> type) {
+			return this.encoder.canEncodeNull(type);
+		}
+
+		@Override
+		public EncodedParameter encode(Object value) {
+			return this.encoder.encode(value);
+		}
+
+		@Override
+		public EncodedParameter encode(Object value, int dataType) {
+			return this.encoder.encode(value, dataType);
+		}
+
+		@Override
+		public EncodedParameter encodeNull() {
+			return this.encoder.encodeNull();
+		}
+
+		@Override
+		public Class<?> type() {
+			return Instant.class;
+		}
+
+		@Override
+		public Iterable<Format> getFormats() {
+			return List.of(Format.FORMAT_BINARY);
+		}
+
+		@Override
+		public Iterable<? extends PostgresTypeIdentifier> getDataTypes() {
+			return List.of(PostgresqlObjectId.TIMESTAMPTZ);
+		}
+
+	}
+
+}
