@@ -128,11 +128,13 @@ class DatabaseConfiguration {
 			.maxIdleTime(pool.getMaxIdleTime())
 			.maxAcquireTime(pool.getMaxAcquireTime())
 			.maxCreateConnectionTime(pool.getMaxCreateConnectionTime())
-			.maxValidationTime(pool.getMaxValidationTime())
 			.validationDepth(pool.getValidationDepth())
 			.acquireRetry(pool.getAcquireRetry());
 		if (pool.getMaxLifeTime() != null) {
 			builder.maxLifeTime(pool.getMaxLifeTime());
+		}
+		if (pool.getMaxValidationTime() != null) {
+			builder.maxValidationTime(pool.getMaxValidationTime());
 		}
 		if (pool.getValidationQuery() != null) {
 			builder.validationQuery(pool.getValidationQuery());
