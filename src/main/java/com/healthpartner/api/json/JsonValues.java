@@ -46,13 +46,13 @@ public final class JsonValues {
 		if (!isFinite(number)) {
 			return Optional.of("must be a finite number");
 		}
-		if (Math.abs((long) number.decimalValue().scale()) > MAX_EXPONENT) {
-			return Optional.of("must be a number with an exponent between -" + MAX_EXPONENT + " and " + MAX_EXPONENT);
-		}
 		long length = plainLength(number.decimalValue());
 		if (length > MAX_NUMBER_LENGTH) {
 			return Optional.of("must be at most " + MAX_NUMBER_LENGTH
 					+ " characters long written without an exponent, as it is stored (this one has " + length + ")");
+		}
+		if (Math.abs((long) number.decimalValue().scale()) > MAX_EXPONENT) {
+			return Optional.of("must be a number with an exponent between -" + MAX_EXPONENT + " and " + MAX_EXPONENT);
 		}
 		return Optional.empty();
 	}
