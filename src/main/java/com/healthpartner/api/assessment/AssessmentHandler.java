@@ -75,11 +75,12 @@ class AssessmentHandler {
 			errors.throwIfAny();
 			AssessmentRow row = new AssessmentRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
-			// a replay writes nothing, so only a stored record is audited
+			// a replay writes nothing, so only a stored record is audited, with the
+			// record
 			return this.creates.create(partnerId, PATH, key, body,
 					() -> this.assessments.insert(partnerId, row)
 						.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))),
-					() -> this.audit.wrote(request, RESOURCE, submitted.userId()));
+					() -> this.audit.writing(request, RESOURCE, submitted.userId()));
 		});
 	}
 

@@ -1,20 +1,26 @@
 package com.healthpartner.api.audit;
 
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.server.ServerRequest;
 
 /**
  * Where health-data handlers report every access: who (the request's partner and key)
- * read or wrote how many records of which user. Reporting never waits for the database.
+ * read or wrote how many records of which user. Reads are reported without waiting for
+ * the database (written in batches); a write's event is written with the record.
  */
 public interface AuditTrail {
 
 	/** {@code count} records of {@code userId} were read in answer to {@code request}. */
 	void read(ServerRequest request, String resource, String userId, long count);
 
-	/** One record of {@code userId} was written by {@code request}. */
-	void wrote(ServerRequest request, String resource, String userId);
+	/**
+	 * Writes the event of one record of {@code userId} written by {@code request}, at
+	 * once: run in the transaction that writes the record, so that a record is never
+	 * committed without its event, whatever happens to the service afterwards.
+	 */
+	Mono<Void> writing(ServerRequest request, String resource, String userId);
 
 	/**
 	 * Streams {@code records} and, when the stream ends (completed, failed or cancelled

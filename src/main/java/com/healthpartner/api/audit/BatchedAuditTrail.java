@@ -30,11 +30,13 @@ import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.system.PeriodicFlush;
 
 /**
- * Keeps audit events in a bounded queue and writes them in one statement per batch every
- * half second, so that a read or write of health data costs no extra database round trip.
- * It stops after the web server has drained (a lower phase than the server's), so the
- * events of the last in-flight requests are written too. While the database is down
- * events wait in the queue; past its bound they are dropped and counted
+ * Writes a write's audit event at once, in the transaction of the record it is about (so
+ * a crash can never leave a stored record without its event), and keeps read events in a
+ * bounded queue and writes them in one statement per batch every half second, so that a
+ * read or write of health data costs no extra database round trip. It stops after the web
+ * server has drained (a lower phase than the server's), so the events of the last
+ * in-flight requests are written too. While the database is down events wait in the
+ * queue; past its bound they are dropped and counted
  * ({@code audit_events_dropped_total}), because memory must stay bounded. A write that
  * gets no answer within {@link #WRITE_DEADLINE} counts as failed, so that a database that
  * stops answering cannot hold up every later write; such a write may still have
@@ -92,8 +94,9 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	}
 
 	@Override
-	public void wrote(ServerRequest request, String resource, String userId) {
-		record(request, AuditEvent.Action.WRITE, resource, userId, 1);
+	public Mono<Void> writing(ServerRequest request, String resource, String userId) {
+		return Mono
+			.defer(() -> this.repository.insert(List.of(event(request, AuditEvent.Action.WRITE, resource, userId, 1))));
 	}
 
 	@Override
@@ -106,9 +109,14 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	}
 
 	private void record(ServerRequest request, AuditEvent.Action action, String resource, String userId, long count) {
+		enqueue(event(request, action, resource, userId, count));
+	}
+
+	private AuditEvent event(ServerRequest request, AuditEvent.Action action, String resource, String userId,
+			long count) {
 		ApiPrincipal principal = Principals.of(request);
-		enqueue(new AuditEvent(Ids.unique(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
-				principal.keyId(), userId, action, resource, count, RequestIds.of(request.exchange())));
+		return new AuditEvent(Ids.unique(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
+				principal.keyId(), userId, action, resource, count, RequestIds.of(request.exchange()));
 	}
 
 	/** Queues an event to be written, or drops and counts it when the queue is full. */

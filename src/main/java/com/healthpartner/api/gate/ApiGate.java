@@ -12,6 +12,7 @@ import com.healthpartner.api.access.AdminToken;
 import com.healthpartner.api.access.ApiKeys;
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.KeyCheck;
+import com.healthpartner.api.edge.EdgeRefusal;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemWriter;
 import com.healthpartner.api.ratelimit.Decision;
@@ -74,6 +75,10 @@ class ApiGate implements WebFilter {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		Zone zone = RequestPaths.zone(exchange);
+		EdgeRefusal refused = EdgeRefusal.of(exchange.getRequest());
+		if (refused != null) {
+			return edgeRefusal(exchange, zone, refused.problem());
+		}
 		if (zone == Zone.PUBLIC) {
 			return chain.filter(exchange);
 		}
@@ -87,7 +92,7 @@ class ApiGate implements WebFilter {
 			case REGISTRATION -> registration(exchange, chain);
 			default -> handle(exchange, chain);
 		});
-		Mono<Void> bounded = Deadline.isExport(exchange) ? checked : this.deadline.bound(checked);
+		Mono<Void> bounded = Deadline.isExport(exchange) ? checked : this.deadline.bound(exchange, checked);
 		if (zone != Zone.PARTNER) {
 			return bounded;
 		}
@@ -150,6 +155,18 @@ class ApiGate implements WebFilter {
 			}
 			return (failure instanceof ApiException refusal) ? refuse(exchange, refusal) : Mono.error(failure);
 		});
+	}
+
+	/**
+	 * A request the HTTP edge refused before routing: on {@code /api/v1} it counts under
+	 * {@code anonymous} and carries its headers.
+	 */
+	private Mono<Void> edgeRefusal(ServerWebExchange exchange, Zone zone, ApiException refusal) {
+		if (!zone.partnerApi()) {
+			return refuse(exchange, refusal);
+		}
+		return this.limits.anonymous(exchange)
+			.flatMap((decision) -> refuse(exchange, decision.allowed() ? refusal : RateLimits.limited(decision)));
 	}
 
 	private Mono<Void> registration(ServerWebExchange exchange, WebFilterChain chain) {

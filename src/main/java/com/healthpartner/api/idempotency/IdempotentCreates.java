@@ -87,39 +87,38 @@ public class IdempotentCreates {
 
 	/**
 	 * Runs {@code insert} (a record write that must not happen twice) unless the key
-	 * answers for it. {@code body} is the validated request body; {@code written} runs
-	 * once a new record is committed (never for a replay).
+	 * answers for it. {@code body} is the validated request body; {@code audited} writes
+	 * the record's audit event. The one place where a record, its audit event and its
+	 * key's stored answer are committed together, in one transaction (never for a replay,
+	 * which writes nothing).
 	 */
 	public Mono<ServerResponse> create(UUID partnerId, String endpoint, String key, JsonNode body,
-			Supplier<Mono<Created>> insert, Runnable written) {
+			Supplier<Mono<Created>> insert, Supplier<Mono<Void>> audited) {
+		Supplier<Mono<Created>> write = () -> insert.get().flatMap((created) -> audited.get().thenReturn(created));
 		if (key == null) {
-			// one statement: committed once it has answered
-			return insert.get()
-				.doOnNext((created) -> written.run())
+			return write.get()
+				.as(this.transaction::transactional)
 				.flatMap((created) -> created(created.location(), encode(created.view()), false));
 		}
 		KeyId id = new KeyId(partnerId, endpoint, key);
 		byte[] requestHash = CanonicalJson.sha256(body);
-		return claimOrAnswer(id, requestHash, insert, written, 3);
+		return claimOrAnswer(id, requestHash, write, 3);
 	}
 
 	private Mono<ServerResponse> claimOrAnswer(KeyId id, byte[] requestHash, Supplier<Mono<Created>> insert,
-			Runnable written, int attempts) {
+			int attempts) {
 		Instant now = this.clock.instant();
 		UUID token = Ids.unique();
 		return this.keys.claim(id, requestHash, token, now, now.plus(CLAIM_LEASE), now.plus(RETENTION))
-			.flatMap(
-					(claimed) -> claimed ? createClaimed(id, token, insert, written)
-							: this.keys.find(id, now)
-								.flatMap((stored) -> answer(stored, requestHash))
-								// the key went away in between (released or expired):
-								// claim again
-								.switchIfEmpty(Mono.defer(() -> (attempts > 1)
-										? claimOrAnswer(id, requestHash, insert, written, attempts - 1)
-										: inProgress())));
+			.flatMap((claimed) -> claimed ? createClaimed(id, token, insert) : this.keys.find(id, now)
+				.flatMap((stored) -> answer(stored, requestHash))
+				// the key went away in between (released or expired):
+				// claim again
+				.switchIfEmpty(Mono.defer(
+						() -> (attempts > 1) ? claimOrAnswer(id, requestHash, insert, attempts - 1) : inProgress())));
 	}
 
-	private Mono<ServerResponse> createClaimed(KeyId id, UUID token, Supplier<Mono<Created>> insert, Runnable written) {
+	private Mono<ServerResponse> createClaimed(KeyId id, UUID token, Supplier<Mono<Created>> insert) {
 		// a failed or abandoned request gives the key back at once, so it may be retried
 		return Mono.usingWhen(Mono.just(token), (claim) -> insert.get().flatMap((created) -> {
 			String body = encode(created.view());
@@ -128,8 +127,6 @@ public class IdempotentCreates {
 				.thenReturn(new Answer(created.location(), body));
 		}).as(this.transaction::transactional), (claim) -> Mono.empty(), (claim, failure) -> release(id, claim),
 				(claim) -> release(id, claim))
-			// the transaction has committed
-			.doOnNext((answer) -> written.run())
 			.flatMap((answer) -> created(answer.location(), answer.body(), false));
 	}
 

@@ -7,12 +7,15 @@ import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -84,6 +87,18 @@ public class JsonBodies {
 			return Mono.error(new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
 					"Send the body with Content-Type: application/json"));
 		}
+		String charset = contentType.getParameter("charset");
+		if (charset != null && !charset.replace("\"", "").equalsIgnoreCase("utf-8")) {
+			return Mono.error(new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+					"JSON bodies are UTF-8: send Content-Type: application/json without a charset or with charset=utf-8"));
+		}
+		List<String> encodings = request.headers().header(HttpHeaders.CONTENT_ENCODING);
+		for (String encoding : encodings) {
+			if (!encoding.trim().equalsIgnoreCase("identity")) {
+				return Mono.error(new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+						"Request bodies are read as sent: send them without a Content-Encoding (or identity)"));
+			}
+		}
 		return LimitedBodies.read(request.body(BodyExtractors.toDataBuffers()),
 				request.headers().contentLength().orElse(-1), this.maxBytes);
 	}
@@ -92,23 +107,37 @@ public class JsonBodies {
 		if (bytes.length == 0) {
 			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is empty; send a JSON object");
 		}
+		if (!Utf8.valid(bytes)) {
+			throw new ApiException(ProblemType.MALFORMED_JSON,
+					"The request body is not valid UTF-8 (overlong forms, encoded surrogates, truncated sequences "
+							+ "and stray bytes are refused); send JSON encoded in UTF-8");
+		}
 		try {
 			return this.strict.readTree(bytes);
 		}
+		catch (StreamConstraintsException ex) {
+			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body nests deeper than " + MAX_DEPTH
+					+ " levels or holds a value longer than " + "the service reads" + at(ex));
+		}
 		catch (JacksonException ex) {
-			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is not valid JSON: " + brief(ex),
-					List.of(), Map.of());
+			throw new ApiException(ProblemType.MALFORMED_JSON,
+					"The request body is not one well-formed JSON object without repeated keys" + at(ex));
+		}
+		catch (NumberFormatException | ArithmeticException ex) {
+			// a number whose exponent does not fit the parser: refused naming where it is
+			throw ApiException.invalidField(NumberPaths.unreadable(this.strict, bytes),
+					"must be a number with an exponent between -" + JsonValues.MAX_EXPONENT + " and "
+							+ JsonValues.MAX_EXPONENT);
 		}
 	}
 
-	private static String brief(JacksonException ex) {
-		String message = ex.getOriginalMessage();
-		if (message == null) {
-			return "unreadable";
+	/** Where the parser stopped, in the service's words. */
+	private static String at(JacksonException ex) {
+		TokenStreamLocation location = ex.getLocation();
+		if (location == null || location.getLineNr() < 1) {
+			return "";
 		}
-		int newline = message.indexOf('\n');
-		String first = (newline >= 0) ? message.substring(0, newline) : message;
-		return (first.length() > 200) ? first.substring(0, 200) : first;
+		return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
 	}
 
 }

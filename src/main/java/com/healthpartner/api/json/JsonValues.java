@@ -26,6 +26,14 @@ public final class JsonValues {
 	 */
 	public static final int MAX_NUMBER_LENGTH = 1000;
 
+	/**
+	 * The largest exponent a stored number may be written with. PostgreSQL refuses a
+	 * {@code numeric} written with an exponent beyond 1000 either way, even for zero
+	 * ({@code 0e1073741823} "overflows numeric format"); a non-zero number that far out
+	 * is already over {@link #MAX_NUMBER_LENGTH}.
+	 */
+	public static final int MAX_EXPONENT = 1000;
+
 	private JsonValues() {
 	}
 
@@ -42,6 +50,9 @@ public final class JsonValues {
 		if (length > MAX_NUMBER_LENGTH) {
 			return Optional.of("must be at most " + MAX_NUMBER_LENGTH
 					+ " characters long written without an exponent, as it is stored (this one has " + length + ")");
+		}
+		if (Math.abs((long) number.decimalValue().scale()) > MAX_EXPONENT) {
+			return Optional.of("must be a number with an exponent between -" + MAX_EXPONENT + " and " + MAX_EXPONENT);
 		}
 		return Optional.empty();
 	}

@@ -79,11 +79,12 @@ class MetricHandler {
 			MetricRow row = new MetricRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.metrics()), submitted.recordedAt(),
 					Timestamps.truncate(now));
-			// a replay writes nothing, so only a stored record is audited
+			// a replay writes nothing, so only a stored record is audited, with the
+			// record
 			return this.creates.create(partnerId, PATH, key, body,
 					() -> this.metrics.insert(partnerId, row)
 						.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))),
-					() -> this.audit.wrote(request, RESOURCE, submitted.userId()));
+					() -> this.audit.writing(request, RESOURCE, submitted.userId()));
 		});
 	}
 

@@ -35,7 +35,6 @@ public class ProblemWriter {
 
 	public Mono<Void> write(ServerWebExchange exchange, ApiException problem) {
 		ServerHttpResponse response = exchange.getResponse();
-		this.rejections.count(problem.type());
 		response.setStatusCode(problem.type().status());
 		HttpHeaders headers = response.getHeaders();
 		headers.remove(HttpHeaders.CONTENT_LENGTH);
@@ -47,15 +46,24 @@ public class ProblemWriter {
 	}
 
 	String body(ServerWebExchange exchange, ApiException problem) {
+		return body(exchange.getRequest().getPath().value(), RequestIds.of(exchange), problem);
+	}
+
+	/**
+	 * The body of a problem answered outside any exchange (by the HTTP edge, for a
+	 * request that never reached the web layer).
+	 */
+	public String body(String path, String requestId, ApiException problem) {
+		this.rejections.count(problem.type());
 		ProblemType type = problem.type();
 		StringBuilder json = new StringBuilder(256).append("{\"type\":");
 		JsonText.quote(json, this.problemBase + type.code()).append(",\"title\":");
 		JsonText.quote(json, type.title()).append(",\"status\":").append(type.status().value()).append(",\"detail\":");
 		JsonText.quote(json, (problem.getMessage() != null) ? problem.getMessage() : type.title())
 			.append(",\"instance\":");
-		JsonText.quote(json, exchange.getRequest().getPath().value()).append(",\"code\":");
+		JsonText.quote(json, path).append(",\"code\":");
 		JsonText.quote(json, type.code()).append(",\"request_id\":");
-		JsonText.quote(json, RequestIds.of(exchange));
+		JsonText.quote(json, requestId);
 		if (!problem.errors().isEmpty()) {
 			json.append(",\"errors\":[");
 			for (int i = 0; i < problem.errors().size(); i++) {

@@ -52,6 +52,7 @@ class Rejections {
 				"validation";
 			case NOT_FOUND, METHOD_NOT_ALLOWED -> "not_found";
 			case CONFLICT, REGISTRATION_EXISTS, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED -> "conflict";
+			case REQUEST_TIMEOUT, URI_TOO_LONG, REQUEST_HEADER_FIELDS_TOO_LARGE -> "http";
 			case INTERNAL_ERROR, SERVICE_UNAVAILABLE -> null;
 		};
 	}

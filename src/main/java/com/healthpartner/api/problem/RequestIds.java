@@ -27,7 +27,8 @@ public final class RequestIds {
 		return id;
 	}
 
-	static String chooseFor(String sent) {
+	/** The client's id when it is sane, otherwise a new one. */
+	public static String chooseFor(String sent) {
 		return (sent != null && sane(sent)) ? sent : Ids.unique().toString();
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
+import com.healthpartner.api.edge.ClientWaits;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 
@@ -39,14 +40,30 @@ public class Deadline {
 		this.deadline = deadline;
 	}
 
-	/** {@code work}, ended with a {@code 503} if it has not finished by the deadline. */
-	public Mono<Void> bound(Mono<Void> work) {
+	/**
+	 * {@code work}, ended if it has not finished by the deadline: with a {@code 408} if
+	 * the request's body is still being waited for (the client is late), otherwise with a
+	 * {@code 503}.
+	 */
+	public Mono<Void> bound(ServerWebExchange exchange, Mono<Void> work) {
 		return work.timeout(LoopTimer.after(this.deadline))
-			.onErrorMap(TimeoutException.class, (timeout) -> new ApiException(ProblemType.SERVICE_UNAVAILABLE,
-					"The request did not finish within " + this.deadline.toSeconds()
-							+ " s: the database is not answering. A write may or may not have been stored: "
-							+ "retry with the same Idempotency-Key.",
-					List.of(), Map.of(HttpHeaders.RETRY_AFTER, "5")));
+			.onErrorMap(TimeoutException.class,
+					(timeout) -> ClientWaits.waitingForBody(exchange) ? clientLate() : databaseLate());
+	}
+
+	private ApiException clientLate() {
+		return new ApiException(ProblemType.REQUEST_TIMEOUT,
+				"The request body did not arrive whole within " + this.deadline.toSeconds()
+						+ " s; nothing was written. The connection is closed.",
+				List.of(), Map.of(HttpHeaders.CONNECTION, "close"));
+	}
+
+	private ApiException databaseLate() {
+		return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
+				"The request did not finish within " + this.deadline.toSeconds()
+						+ " s: the database is not answering. A write may or may not have been stored: "
+						+ "retry with the same Idempotency-Key.",
+				List.of(), Map.of(HttpHeaders.RETRY_AFTER, "5"));
 	}
 
 	/** Whether the request asks for an NDJSON export, which has no deadline. */

@@ -1,0 +1,110 @@
+package com.healthpartner.api.edge;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.RawHttp;
+import com.healthpartner.api.support.RawHttp.Exchange;
+import com.healthpartner.api.support.ServiceInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that stops sending mid-request gets {@code 408 request_timeout} and a closed
+ * connection, never a database problem; an idle connection is closed without a word. An
+ * instance of its own with a 1 s read timeout and a 2 s idle timeout (10 s and 60 s by
+ * default).
+ */
+class EdgeTimeoutsTest extends IntegrationTest {
+
+	private static ServiceInstance instance;
+
+	private static int instancePort;
+
+	@BeforeAll
+	static void startInstanceWithShortTimeouts() {
+		instance = ServiceInstance.start(Map.of("app.http.request-read-timeout", "1s", "app.http.idle-timeout", "2s"));
+		instancePort = Integer.parseInt(instance.context().getEnvironment().getProperty("local.server.port"));
+	}
+
+	@AfterAll
+	static void stopInstance() {
+		instance.close();
+	}
+
+	@Test
+	void aHeadThatStopsHalfwayGetsA408AndTheConnectionCloses() throws IOException {
+		Exchange answer = RawHttp.send(instancePort, "GET /api/v1/auth/me HTTP/1.1\r\nHost: localhost\r\nX-Fo", 8000);
+		assertTimedOut(answer);
+	}
+
+	@Test
+	void aBodyThatStopsHalfwayGetsA408NotA503() throws IOException {
+		Credentials partner = this.partners.onboard("loadtest");
+		Exchange answer = RawHttp.send(instancePort,
+				"POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\n"
+						+ "Content-Type: application/json\r\nx-api-key: " + partner.apiKey()
+						+ "\r\nContent-Length: 60\r\n\r\n{\"user_id\":\"u1\",",
+				8000);
+		assertTimedOut(answer);
+		assertThat(answer.body()).contains("\"instance\":\"/api/v1/health/metrics\"").doesNotContain("database");
+	}
+
+	@Test
+	void aBodyThatStopsHalfwayAskingForNdjsonGetsA408Too() throws IOException {
+		Credentials partner = this.partners.onboard("loadtest");
+		Exchange answer = RawHttp.send(instancePort,
+				"POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\n"
+						+ "Accept: application/x-ndjson\r\nContent-Type: application/json\r\nx-api-key: "
+						+ partner.apiKey() + "\r\nContent-Length: 60\r\n\r\n{\"user_id\":\"u1\",",
+				8000);
+		assertTimedOut(answer);
+	}
+
+	@Test
+	void anIdleKeptAliveConnectionIsClosedSilently() throws IOException {
+		try (Socket socket = new Socket("localhost", instancePort)) {
+			socket.setSoTimeout(8000);
+			OutputStream out = socket.getOutputStream();
+			InputStream in = socket.getInputStream();
+			out.write(
+					"GET /problems/not_found HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			byte[] buffer = new byte[65536];
+			int answered = in.read(buffer);
+			assertThat(new String(buffer, 0, answered, StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 200");
+			long idleFrom = System.nanoTime();
+			int more;
+			try {
+				more = in.read(buffer);
+			}
+			catch (SocketTimeoutException ex) {
+				throw new AssertionError("the idle connection was not closed", ex);
+			}
+			assertThat(more).as("nothing is said, the connection is closed").isEqualTo(-1);
+			assertThat((System.nanoTime() - idleFrom) / 1_000_000).isBetween(1500L, 7000L);
+		}
+	}
+
+	private static void assertTimedOut(Exchange answer) {
+		assertThat(answer.status(0)).as(answer.text()).isEqualTo(408);
+		assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+		assertThat(answer.header("Connection")).isEqualToIgnoringCase("close");
+		assertThat(answer.header("X-Request-Id")).isNotBlank();
+		assertThat(answer.body()).contains("\"code\":\"request_timeout\"");
+		assertThat(answer.closed()).isTrue();
+		assertThat(answer.millis()).isLessThan(6000);
+	}
+
+}

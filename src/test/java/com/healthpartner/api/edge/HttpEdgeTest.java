@@ -1,0 +1,181 @@
+package com.healthpartner.api.edge;
+
+import java.io.IOException;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.RawHttp;
+import com.healthpartner.api.support.RawHttp.Exchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP edge as a hostile client meets it, over raw sockets: bodies framed ambiguously
+ * are refused and their bytes never run as a request, answers given before routing are
+ * problem+json with the request id and the anonymous rate-limit headers, and a pipelined
+ * request with {@code Connection: close} is answered before the connection closes.
+ */
+class HttpEdgeTest extends IntegrationTest {
+
+	@Autowired
+	private DatabaseClient db;
+
+	private Credentials partner;
+
+	private String user;
+
+	@BeforeEach
+	void partner() {
+		this.partner = this.partners.onboard("loadtest");
+		this.user = "member-" + UUID.randomUUID();
+	}
+
+	@Test
+	void aBodyWithAnotherTransferCodingIsRefusedAndTheRequestInItNeverRuns() throws IOException {
+		String smuggled = store(this.user, null);
+		Exchange answer = RawHttp.send(this.port,
+				head("POST", "/api/v1/health/metrics") + "Transfer-Encoding: gzip\r\n\r\n" + smuggled, 3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(answer.answers()).isOne();
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void anUnknownTransferCodingWithAContentLengthIsRefused() throws IOException {
+		String body = body(this.user);
+		Exchange answer = RawHttp.send(this.port, head("POST", "/api/v1/health/metrics")
+				+ "Transfer-Encoding: xchunked\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void chunkedAfterAnotherCodingIsRefused() throws IOException {
+		String body = body(this.user);
+		Exchange answer = RawHttp.send(this.port,
+				head("POST", "/api/v1/health/metrics") + "Transfer-Encoding: gzip, chunked\r\n\r\n"
+						+ Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n",
+				3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void twoContentLengthsAreRefused() throws IOException {
+		String body = body(this.user);
+		Exchange answer = RawHttp.send(this.port, head("POST", "/api/v1/health/metrics") + "Content-Length: "
+				+ body.length() + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void aContentLengthWithASignIsRefused() throws IOException {
+		String body = body(this.user);
+		Exchange answer = RawHttp.send(this.port,
+				head("POST", "/api/v1/health/metrics") + "Content-Length: +" + body.length() + "\r\n\r\n" + body, 3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void anUndecodablePercentEncodingIsAProblemWithTheRequestIdAndTheAnonymousLimit() throws IOException {
+		Exchange answer = RawHttp.send(this.port,
+				"GET /api/v1/health/metrics?user_id=%zz HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: edge-test-1\r\n"
+						+ "x-api-key: " + this.partner.apiKey() + "\r\n\r\n",
+				3000);
+		assertRefused(answer, 400, "validation_failed");
+		assertThat(answer.header("X-Request-Id")).isEqualTo("edge-test-1");
+		assertThat(answer.body()).contains("\"request_id\":\"edge-test-1\"")
+			.contains("\"instance\":\"/api/v1/health/metrics\"")
+			.contains("percent");
+	}
+
+	@Test
+	void aRequestLineOverItsLimitIsA414Problem() throws IOException {
+		Exchange answer = RawHttp.send(this.port,
+				"GET /api/v1/health/metrics?user_id=" + "a".repeat(5000) + " HTTP/1.1\r\nHost: localhost\r\n\r\n",
+				3000);
+		assertRefused(answer, 414, "uri_too_long");
+		assertThat(answer.body()).contains("\"instance\":\"/api/v1/health/metrics\"");
+	}
+
+	@Test
+	void aHeadOverItsLimitIsA431Problem() throws IOException {
+		Exchange answer = RawHttp.send(this.port, "GET /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\nX-Big: "
+				+ "a".repeat(64 * 1024) + "\r\n\r\n", 3000);
+		assertRefused(answer, 431, "request_header_fields_too_large");
+	}
+
+	@Test
+	void anAnswerBeforeRoutingOutsideTheApiHasNoRateLimitHeaders() throws IOException {
+		Exchange answer = RawHttp.send(this.port, "GET /problems/x?a=%zz HTTP/1.1\r\nHost: localhost\r\n\r\n", 3000);
+		assertThat(answer.status(0)).isEqualTo(400);
+		assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+		assertThat(answer.header("X-Request-Id")).isNotBlank();
+		assertThat(answer.header("RateLimit-Policy")).isNull();
+	}
+
+	@Test
+	void aPipelinedRequestWithConnectionCloseIsAnsweredThenTheConnectionCloses() throws IOException {
+		String me = "GET /api/v1/auth/me HTTP/1.1\r\nHost: localhost\r\nx-api-key: " + this.partner.apiKey() + "\r\n";
+		Exchange answer = RawHttp.send(this.port, me + "\r\n" + me + "Connection: close\r\n\r\n", 5000);
+		assertThat(answer.answers()).isEqualTo(2);
+		assertThat(answer.status(0)).isEqualTo(200);
+		assertThat(answer.status(1)).isEqualTo(200);
+		assertThat(answer.closed()).isTrue();
+	}
+
+	@Test
+	void nothingAfterARequestWithConnectionCloseIsRun() throws IOException {
+		String me = "GET /api/v1/auth/me HTTP/1.1\r\nHost: localhost\r\nx-api-key: " + this.partner.apiKey() + "\r\n";
+		Exchange answer = RawHttp.send(this.port,
+				me + "\r\n" + me + "Connection: close\r\n\r\n" + store(this.user, null), 5000);
+		assertThat(answer.answers()).isEqualTo(2);
+		assertThat(answer.closed()).isTrue();
+		assertThat(stored(this.user)).isZero();
+	}
+
+	private void assertRefused(Exchange answer, int status, String code) {
+		assertThat(answer.status(0)).as(answer.text()).isEqualTo(status);
+		assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+		assertThat(answer.header("Connection")).isEqualToIgnoringCase("close");
+		assertThat(answer.header("X-Request-Id")).isNotBlank();
+		assertThat(answer.header("RateLimit-Policy")).isEqualTo("\"anonymous\";q=" + PER_IP_LIMIT + ";w=60");
+		assertThat(answer.header("X-RateLimit-Limit")).isEqualTo(PER_IP_LIMIT);
+		assertThat(answer.body()).contains("\"code\":\"" + code + "\"").doesNotContain("Exception");
+		assertThat(answer.closed()).as("the connection is closed").isTrue();
+	}
+
+	private String head(String method, String path) {
+		return method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nx-api-key: "
+				+ this.partner.apiKey() + "\r\n";
+	}
+
+	/** A complete request that stores a record for {@code user}. */
+	private String store(String user, String extraHeaders) {
+		String body = body(user);
+		return head("POST", "/api/v1/health/metrics") + ((extraHeaders != null) ? extraHeaders : "")
+				+ "Content-Length: " + body.length() + "\r\n\r\n" + body;
+	}
+
+	private static String body(String user) {
+		return "{\"user_id\":\"" + user + "\",\"metrics\":{\"weight\":72.5}}";
+	}
+
+	private long stored(String user) {
+		return this.db.sql("select count(*) from metric_records where user_id = :user")
+			.bind("user", user)
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block();
+	}
+
+}
