@@ -6,13 +6,13 @@ import java.util.UUID;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.assessment.AssessmentRequests.NewAssessment;
+import com.healthpartner.api.audit.AuditEvent;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
@@ -75,12 +75,10 @@ class AssessmentHandler {
 			errors.throwIfAny();
 			AssessmentRow row = new AssessmentRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
-			// a replay writes nothing, so only a stored record is audited, with the
-			// record
-			return this.creates.create(partnerId, PATH, key, body,
-					() -> this.assessments.insert(partnerId, row)
-						.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))),
-					() -> this.audit.writing(request, RESOURCE, submitted.userId()));
+			// written with the record, by its statement (a replay writes neither)
+			AuditEvent event = this.audit.writeEvent(request, RESOURCE, submitted.userId());
+			return this.creates.create(partnerId, PATH, key, body, () -> this.assessments.insert(partnerId, row, event)
+				.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))));
 		});
 	}
 

@@ -10,6 +10,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.healthpartner.api.audit.AuditEvent;
+import com.healthpartner.api.audit.WriteEvents;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.UserQuery;
@@ -30,6 +32,16 @@ class AssessmentRepository {
 
 	private static final String COLUMNS = "id, user_id, responses::text as responses, created_at";
 
+	private static final String INSERT = """
+			with record as (
+			  insert into assessments (id, partner_id, user_id, responses, created_at)
+			  values (:id, :partnerId, :userId, cast(:responses as jsonb), :createdAt)
+			  returning %s
+			),
+			%s
+			select * from record
+			""".formatted(COLUMNS, WriteEvents.insertFor("record"));
+
 	private final DatabaseClient db;
 
 	private final LongReads longReads;
@@ -39,12 +51,9 @@ class AssessmentRepository {
 		this.longReads = longReads;
 	}
 
-	Mono<AssessmentRow> insert(UUID partnerId, AssessmentRow row) {
-		return this.db.sql("""
-				insert into assessments (id, partner_id, user_id, responses, created_at)
-				values (:id, :partnerId, :userId, cast(:responses as jsonb), :createdAt)
-				returning %s
-				""".formatted(COLUMNS))
+	/** Stores a new assessment and, in the same statement, its audit event. */
+	Mono<AssessmentRow> insert(UUID partnerId, AssessmentRow row, AuditEvent event) {
+		return WriteEvents.bind(this.db.sql(INSERT), event)
 			.bind("id", row.id())
 			.bind("partnerId", partnerId)
 			.bind("userId", row.userId())

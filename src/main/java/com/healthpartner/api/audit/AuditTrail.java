@@ -1,7 +1,6 @@
 package com.healthpartner.api.audit;
 
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.server.ServerRequest;
 
@@ -16,11 +15,11 @@ public interface AuditTrail {
 	void read(ServerRequest request, String resource, String userId, long count);
 
 	/**
-	 * Writes the event of one record of {@code userId} written by {@code request}, at
-	 * once: run in the transaction that writes the record, so that a record is never
-	 * committed without its event, whatever happens to the service afterwards.
+	 * The event of one record of {@code userId} written by {@code request}, for the
+	 * statement that writes the record to write as well ({@link WriteEvents}): a record
+	 * is never committed without its event, whatever happens to the service afterwards.
 	 */
-	Mono<Void> writing(ServerRequest request, String resource, String userId);
+	AuditEvent writeEvent(ServerRequest request, String resource, String userId);
 
 	/**
 	 * Streams {@code records} and, when the stream ends (completed, failed or cancelled

@@ -30,13 +30,13 @@ import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.system.PeriodicFlush;
 
 /**
- * Writes a write's audit event at once, in the transaction of the record it is about (so
- * a crash can never leave a stored record without its event), and keeps read events in a
- * bounded queue and writes them in one statement per batch every half second, so that a
- * read or write of health data costs no extra database round trip. It stops after the web
- * server has drained (a lower phase than the server's), so the events of the last
- * in-flight requests are written too. While the database is down events wait in the
- * queue; past its bound they are dropped and counted
+ * Hands a write's audit event to the statement that writes its record (so a crash can
+ * never leave a stored record without its event, and the event costs no round trip of its
+ * own), and keeps read events in a bounded queue and writes them in one statement per
+ * batch every half second, so that a read costs no extra database round trip. It stops
+ * after the web server has drained (a lower phase than the server's), so the events of
+ * the last in-flight requests are written too. While the database is down events wait in
+ * the queue; past its bound they are dropped and counted
  * ({@code audit_events_dropped_total}), because memory must stay bounded. A write that
  * gets no answer within {@link #WRITE_DEADLINE} counts as failed, so that a database that
  * stops answering cannot hold up every later write; such a write may still have
@@ -94,9 +94,8 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	}
 
 	@Override
-	public Mono<Void> writing(ServerRequest request, String resource, String userId) {
-		return Mono
-			.defer(() -> this.repository.insert(List.of(event(request, AuditEvent.Action.WRITE, resource, userId, 1))));
+	public AuditEvent writeEvent(ServerRequest request, String resource, String userId) {
+		return event(request, AuditEvent.Action.WRITE, resource, userId, 1);
 	}
 
 	@Override

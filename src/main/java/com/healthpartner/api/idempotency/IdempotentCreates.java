@@ -86,23 +86,20 @@ public class IdempotentCreates {
 	}
 
 	/**
-	 * Runs {@code insert} (a record write that must not happen twice) unless the key
-	 * answers for it. {@code body} is the validated request body; {@code audited} writes
-	 * the record's audit event. The one place where a record, its audit event and its
-	 * key's stored answer are committed together, in one transaction (never for a replay,
-	 * which writes nothing).
+	 * Runs {@code insert} (one statement that writes a record and its audit event, which
+	 * must not happen twice) unless the key answers for it. {@code body} is the validated
+	 * request body. With a key, the record, its event and the key's stored answer are
+	 * committed together, in one transaction (never for a replay, which writes nothing);
+	 * without, the statement is its own transaction.
 	 */
 	public Mono<ServerResponse> create(UUID partnerId, String endpoint, String key, JsonNode body,
-			Supplier<Mono<Created>> insert, Supplier<Mono<Void>> audited) {
-		Supplier<Mono<Created>> write = () -> insert.get().flatMap((created) -> audited.get().thenReturn(created));
+			Supplier<Mono<Created>> insert) {
 		if (key == null) {
-			return write.get()
-				.as(this.transaction::transactional)
-				.flatMap((created) -> created(created.location(), encode(created.view()), false));
+			return insert.get().flatMap((created) -> created(created.location(), encode(created.view()), false));
 		}
 		KeyId id = new KeyId(partnerId, endpoint, key);
 		byte[] requestHash = CanonicalJson.sha256(body);
-		return claimOrAnswer(id, requestHash, write, 3);
+		return claimOrAnswer(id, requestHash, insert, 3);
 	}
 
 	private Mono<ServerResponse> claimOrAnswer(KeyId id, byte[] requestHash, Supplier<Mono<Created>> insert,

@@ -7,12 +7,12 @@ import java.util.UUID;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditEvent;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
@@ -79,12 +79,10 @@ class MetricHandler {
 			MetricRow row = new MetricRow(Ids.random(), submitted.userId(),
 					this.mapper.writeValueAsString(submitted.metrics()), submitted.recordedAt(),
 					Timestamps.truncate(now));
-			// a replay writes nothing, so only a stored record is audited, with the
-			// record
-			return this.creates.create(partnerId, PATH, key, body,
-					() -> this.metrics.insert(partnerId, row)
-						.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))),
-					() -> this.audit.writing(request, RESOURCE, submitted.userId()));
+			// written with the record, by its statement (a replay writes neither)
+			AuditEvent event = this.audit.writeEvent(request, RESOURCE, submitted.userId());
+			return this.creates.create(partnerId, PATH, key, body, () -> this.metrics.insert(partnerId, row, event)
+				.map((stored) -> new Created(PATH + "/" + stored.id(), MetricView.of(stored))));
 		});
 	}
 

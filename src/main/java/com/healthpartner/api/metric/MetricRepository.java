@@ -10,6 +10,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.healthpartner.api.audit.AuditEvent;
+import com.healthpartner.api.audit.WriteEvents;
 import com.healthpartner.api.json.DateRange;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
@@ -31,6 +33,16 @@ class MetricRepository {
 
 	private static final String COLUMNS = "id, user_id, metrics::text as metrics, recorded_at, created_at";
 
+	private static final String INSERT = """
+			with record as (
+			  insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
+			  values (:id, :partnerId, :userId, cast(:metrics as jsonb), :recordedAt, :createdAt)
+			  returning %s
+			),
+			%s
+			select * from record
+			""".formatted(COLUMNS, WriteEvents.insertFor("record"));
+
 	private final DatabaseClient db;
 
 	private final LongReads longReads;
@@ -40,12 +52,9 @@ class MetricRepository {
 		this.longReads = longReads;
 	}
 
-	Mono<MetricRow> insert(UUID partnerId, MetricRow row) {
-		return this.db.sql("""
-				insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
-				values (:id, :partnerId, :userId, cast(:metrics as jsonb), :recordedAt, :createdAt)
-				returning %s
-				""".formatted(COLUMNS))
+	/** Stores a new record and, in the same statement, its audit event. */
+	Mono<MetricRow> insert(UUID partnerId, MetricRow row, AuditEvent event) {
+		return WriteEvents.bind(this.db.sql(INSERT), event)
 			.bind("id", row.id())
 			.bind("partnerId", partnerId)
 			.bind("userId", row.userId())
