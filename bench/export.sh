@@ -17,7 +17,7 @@
 # DATABASE (the database it uses, on PGHOST/PGPORT) and, for the heap, MANAGEMENT_URL: the records
 # are inserted for a new user of the key's partner and deleted at the end.
 #
-# Environment: RECORDS (100000), RUNS (5), WARMUP (3 exports), PORT (18390; management PORT+1),
+# Environment: RECORDS (100000), RUNS (5), WARMUP (5 exports), PORT (18390; management PORT+1),
 # JAVA_OPTS (the started service's JVM options, default -Xmx512m), PROFILE=1 to record a CPU
 # profile of 10 more exports after the measurements (JFR, summarised by bench/jfr-top.py, or with
 # ASYNC_PROFILER=<path of libasyncProfiler.so> async-profiler, summarised by bench/collapsed-top.py),
@@ -28,9 +28,10 @@ cd "$(dirname "$0")/.."
 
 RECORDS=${RECORDS:-100000}
 RUNS=${RUNS:-5}
-WARMUP=${WARMUP:-3}
+WARMUP=${WARMUP:-5}
 PORT=${PORT:-18390}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
+export PGOPTIONS=${PGOPTIONS:---client-min-messages=warning}
 OUT=bench/results/export-$(date -u +%Y%m%dT%H%M%SZ)
 JAR=target/health-partner-api.jar
 WORK=$(mktemp -d)
@@ -118,9 +119,6 @@ analyze metric_records;
 SQL
 
 EXPORT_URL="$BASE_URL/api/v1/health/metrics?user_id=$USER_ID"
-# The select the service runs for this export (metric/MetricRepository.listSql without filters),
-# with its two parameters written in
-SELECT="select id, user_id, metrics::text as metrics, recorded_at, created_at from metric_records where partner_id = '$PARTNER' and user_id = '$USER_ID' order by recorded_at, id"
 
 # export: prints the seconds one NDJSON export took, after checking its status and line count
 export_once() {
@@ -139,6 +137,25 @@ copy_once() {
 	psql -X -q -d "$DATABASE" -o /dev/null -c '\timing on' -c "copy ($SELECT) to stdout" \
 		| sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | awk '{ printf "%.4f\n", $1 / 1000 }'
 }
+# The select COPY runs: the one the service runs for the export, as PostgreSQL saw it (read from
+# pg_stat_activity during a first export), with its two parameters (partner and user) written in.
+# Should it not be caught, the select of metric/MetricRepository.listSql as it was written here.
+export_once >/dev/null &
+EXPORTING=$!
+CAUGHT=
+while kill -0 "$EXPORTING" 2>/dev/null && [ -z "$CAUGHT" ]; do
+	CAUGHT=$(psql -X -At -d "$DATABASE" -c "select query from pg_stat_activity where datname = current_database()
+		and pid <> pg_backend_pid() and query ilike 'select%from metric_records%order by%' and query like '%\$2%' limit 1")
+done
+wait "$EXPORTING"
+if [ -n "$CAUGHT" ] && ! grep -q '\$[3-9]' <<<"$CAUGHT"; then
+	SELECT=$(tr '\n' ' ' <<<"$CAUGHT" | sed -e "s/\$1\b/'$PARTNER'/" -e "s/\$2\b/'$USER_ID'/")
+	log "COPY runs the service's select: $SELECT"
+else
+	SELECT="select id, user_id, metrics::text as metrics, recorded_at, created_at from metric_records where partner_id = '$PARTNER' and user_id = '$USER_ID' order by recorded_at, id"
+	log "the service's select was not caught; COPY runs: $SELECT"
+fi
+echo "$SELECT" >"$OUT/select.sql"
 rows=$(psql -X -At -d "$DATABASE" -c "select count(*) from ($SELECT) s")
 [ "$rows" = "$RECORDS" ] || fail "the select finds $rows rows, not $RECORDS"
 
