@@ -1,7 +1,7 @@
 package com.healthpartner.api.listing;
 
 import java.time.Duration;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -28,7 +28,8 @@ import com.healthpartner.api.system.DatabaseProperties;
  * timeout while it waits for the client. Such an export would hold its pool connection
  * for as long as the client keeps its socket, so the service ends it itself when no row
  * has been taken for {@code app.database.export-idle-timeout}: the transaction rolls back
- * and the connection returns to the pool.
+ * and the connection returns to the pool (it is checked every tenth of that time, so the
+ * export ends within 1.1 times the limit).
  */
 @Component
 public class LongReads {
@@ -64,9 +65,55 @@ public class LongReads {
 			.then()
 			.thenMany(query));
 		// the first row is the database's work, bounded by the statement timeout; each
-		// later one waits for the client to take the previous ones
-		return rows.timeout(Mono.never(), (row) -> Mono.delay(this.idleTimeout))
-			.onErrorMap(TimeoutException.class, (timeout) -> new StalledExportException(this.idleTimeout));
+		// later one waits for the client to take the previous ones. A watchdog compares,
+		// every tenth of the idle limit, the time the last row was taken with the limit:
+		// a timer set and cancelled a row would cost more than the row.
+		return Flux.defer(() -> {
+			IdleWatch watch = new IdleWatch(this.idleTimeout);
+			return rows.doOnNext(watch::taken)
+				.takeUntilOther(Flux.interval(watch.checkEvery()).filter((tick) -> watch.stalled()))
+				.concatWith(Mono.defer(
+						() -> watch.ended() ? Mono.error(new StalledExportException(this.idleTimeout)) : Mono.empty()));
+		});
+	}
+
+	/**
+	 * When an export last took a row, and whether it has been idle for too long since.
+	 */
+	private static final class IdleWatch {
+
+		private final long limitNanos;
+
+		private final AtomicLong lastTaken = new AtomicLong();
+
+		private volatile boolean ended;
+
+		IdleWatch(Duration limit) {
+			this.limitNanos = limit.toNanos();
+		}
+
+		Duration checkEvery() {
+			return Duration.ofNanos(Math.max(this.limitNanos / 10, 100_000_000L));
+		}
+
+		void taken(Object row) {
+			this.lastTaken.lazySet(System.nanoTime());
+		}
+
+		/** True, once, when a row was taken and none since for the limit. */
+		boolean stalled() {
+			long last = this.lastTaken.get();
+			if (last == 0 || System.nanoTime() - last < this.limitNanos) {
+				return false;
+			}
+			this.ended = true;
+			return true;
+		}
+
+		boolean ended() {
+			return this.ended;
+		}
+
 	}
 
 	/** An export ended because its client took no row for the idle timeout. */

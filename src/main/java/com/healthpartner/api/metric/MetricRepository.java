@@ -28,8 +28,10 @@ class MetricRepository {
 	/**
 	 * Rows fetched per round trip of a stream: the database sends the next batch only
 	 * when the service asks, and the service asks when the client has taken the last.
+	 * Each round trip leaves one side idle while the other works, so batches are large
+	 * (bench/export.sh: with 250 rows a batch an export ran 30 to 50 % slower).
 	 */
-	static final int STREAM_FETCH_SIZE = 250;
+	static final int STREAM_FETCH_SIZE = 1000;
 
 	private static final String COLUMNS = "id, user_id, metrics::text as metrics, recorded_at, created_at";
 

@@ -1,0 +1,104 @@
+package com.healthpartner.api.listing;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+
+import com.healthpartner.api.system.DatabaseProperties;
+import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.text.JsonWritable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lines of an NDJSON export are gathered into writes of whole lines: the bytes are
+ * those of one line a record, in order, whatever the batching; a failure loses the lines
+ * not yet written, never a part of one.
+ */
+class NdjsonWritesTest {
+
+	private final Listings listings = new Listings(JsonMapper.builder().build(),
+			new ExportSlots(new DatabaseProperties(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMinutes(10),
+					Duration.ofSeconds(60), 8, 2), new SimpleMeterRegistry()));
+
+	@Test
+	void manyRecordsAreWrittenAsWholeLinesInFewWritesWithTheBytesOfOneLineARecord() {
+		List<Line> records = IntStream.range(0, 2_000).mapToObj((i) -> new Line(i, "naïve \"reading\" " + i)).toList();
+		String expected = records.stream().map((record) -> record.toJson() + "\n").collect(Collectors.joining());
+
+		List<String> writes = writes(Flux.fromIterable(records));
+
+		assertThat(String.join("", writes)).isEqualTo(expected);
+		assertThat(writes).hasSizeBetween(2, expected.length() / Listings.WRITE_CHARS + 1)
+			.allSatisfy((write) -> assertThat(write).endsWith("\n"));
+		assertThat(writes.subList(0, writes.size() - 1))
+			.allSatisfy((write) -> assertThat(write.length()).isGreaterThanOrEqualTo(Listings.WRITE_CHARS));
+	}
+
+	@Test
+	void aFewRecordsAreOneWriteAndNoRecordsNone() {
+		assertThat(writes(Flux.just(new Line(1, "a"), new Line(2, "b"))))
+			.containsExactly("{\"n\":1,\"text\":\"a\"}\n{\"n\":2,\"text\":\"b\"}\n");
+		assertThat(writes(Flux.empty())).isEmpty();
+	}
+
+	@Test
+	void recordsThatWriteNoJsonOfTheirOwnAreWrittenByTheMapper() {
+		assertThat(writes(Flux.just(new Plain("x")))).containsExactly("{\"value\":\"x\"}\n");
+	}
+
+	@Test
+	void aFailureEndsTheWritesWithTheFullOnesWrittenAndTheRestDropped() {
+		int perWrite = Listings.WRITE_CHARS / new Line(0, "x").toJson().length() + 1;
+		Flux<Line> failing = Flux.range(0, perWrite + 10)
+			.map((i) -> new Line(i, "x"))
+			.concatWith(Flux.error(new IllegalStateException("connection lost")));
+		List<String> written = new ArrayList<>();
+
+		StepVerifier.create(this.listings.writes(failing, DefaultDataBufferFactory.sharedInstance))
+			.consumeNextWith((buffer) -> written.add(text(buffer)))
+			.expectErrorMessage("connection lost")
+			.verify(Duration.ofSeconds(5));
+
+		assertThat(written).singleElement().satisfies((write) -> {
+			assertThat(write).endsWith("\n");
+			assertThat(write.split("\n")).hasSizeLessThan(perWrite + 10);
+		});
+	}
+
+	private List<String> writes(Flux<?> records) {
+		return this.listings.writes(records, DefaultDataBufferFactory.sharedInstance)
+			.map(NdjsonWritesTest::text)
+			.collectList()
+			.block(Duration.ofSeconds(5));
+	}
+
+	private static String text(DataBuffer buffer) {
+		return buffer.toString(StandardCharsets.UTF_8);
+	}
+
+	private record Line(int n, String text) implements JsonWritable {
+
+		@Override
+		public void writeJson(StringBuilder out) {
+			JsonText.quote(out.append("{\"n\":").append(this.n).append(",\"text\":"), this.text).append('}');
+		}
+
+	}
+
+	private record Plain(String value) {
+	}
+
+}
