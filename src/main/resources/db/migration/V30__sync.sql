@@ -1,15 +1,14 @@
 -- Keeping a partner's copy in sync (contract section 9): client record ids with versions,
 -- deletion, erasure of a user, and a change feed. The design is in docs/design.md ("Sync").
 
--- Client record ids. A record keeps the transaction that created it (created_txid): an
+-- Client record ids. updated_at is null until a record is updated (reads show created_at then,
+-- so that rows written before this migration, or by SQL, need no rewrite). A record keeps the transaction that created it (created_txid): an
 -- erasure hides and deletes exactly the records of transactions below its cut-off.
 alter table metric_records
     add column client_record_id      text check (char_length(client_record_id) between 1 and 128),
     add column client_record_version bigint check (client_record_version between 0 and 9007199254740991),
     add column updated_at            timestamptz,
     add column created_txid          xid8 not null default pg_current_xact_id();
-update metric_records set updated_at = created_at;
-alter table metric_records alter column updated_at set not null;
 -- one record per client record id and partner; a deleted record's row is gone, so its id is free
 create unique index metric_records_by_client_id on metric_records (partner_id, client_record_id)
     where client_record_id is not null;
@@ -19,8 +18,6 @@ alter table assessments
     add column client_record_version bigint check (client_record_version between 0 and 9007199254740991),
     add column updated_at            timestamptz,
     add column created_txid          xid8 not null default pg_current_xact_id();
-update assessments set updated_at = created_at;
-alter table assessments alter column updated_at set not null;
 create unique index assessments_by_client_id on assessments (partner_id, client_record_id)
     where client_record_id is not null;
 
@@ -73,10 +70,10 @@ insert into changes_kept (kept_from) values ('0');
 
 -- The feed covers the records stored before it existed: one created change each.
 insert into changes (partner_id, kind, resource, record_id, user_id, data, recorded_at, created_at, updated_at, changed_at)
-select partner_id, 'created', 'metrics', id, user_id, metrics, recorded_at, created_at, updated_at, created_at
+select partner_id, 'created', 'metrics', id, user_id, metrics, recorded_at, created_at, created_at, created_at
 from metric_records order by created_at, id;
 insert into changes (partner_id, kind, resource, record_id, user_id, data, created_at, updated_at, changed_at)
-select partner_id, 'created', 'assessments', id, user_id, responses, created_at, updated_at, created_at
+select partner_id, 'created', 'assessments', id, user_id, responses, created_at, created_at, created_at
 from assessments order by created_at, id;
 
 -- Idempotent writes replay the outcome of the first answer (created, updated, unchanged).

@@ -32,7 +32,7 @@ class AssessmentRepository {
 	static final int STREAM_FETCH_SIZE = 250;
 
 	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, responses::text as responses, "
-			+ "created_at, updated_at";
+			+ "created_at, coalesce(updated_at, created_at) as updated_at";
 
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
 

@@ -41,8 +41,13 @@ class ChangeRetention implements SmartLifecycle {
 
 	/** One sweep; returns how many changes it deleted. */
 	Mono<Long> sweep() {
+		return sweep(this.clock.instant().minus(this.properties.retention()));
+	}
+
+	/** Deletes the changes older than {@code before}; returns how many. */
+	Mono<Long> sweep(java.time.Instant before) {
 		int batch = this.properties.retentionBatch();
-		return this.changes.keepFrom(this.clock.instant().minus(this.properties.retention()))
+		return this.changes.keepFrom(before)
 			.flatMap((keptFrom) -> this.changes.deleteBefore(keptFrom, batch)
 				.expand((deleted) -> (deleted < batch) ? Mono.empty() : this.changes.deleteBefore(keptFrom, batch))
 				.reduce(0L, Long::sum));

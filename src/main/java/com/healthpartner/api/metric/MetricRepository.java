@@ -33,7 +33,7 @@ class MetricRepository {
 	static final int STREAM_FETCH_SIZE = 250;
 
 	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, metrics::text as metrics, "
-			+ "recorded_at, created_at, updated_at";
+			+ "recorded_at, created_at, coalesce(updated_at, created_at) as updated_at";
 
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
 
