@@ -1,6 +1,7 @@
 package com.healthpartner.api.erasure;
 
 import java.time.Clock;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,10 +59,9 @@ class ErasureWorker implements SmartLifecycle {
 		return this.erasures.settled(erasure)
 			.filter(Boolean::booleanValue)
 			.flatMap((settled) -> drain(
-					() -> this.erasures.deleteRecords(erasure, "metric_records", "metrics_deleted", batch), batch)
-				.then(drain(() -> this.erasures.deleteRecords(erasure, "assessments", "assessments_deleted", batch),
-						batch))
-				.then(drain(() -> this.erasures.deleteChanges(erasure, batch), batch))
+					() -> this.erasures.deleteRecords(erasure, "metric_records", "metrics_deleted", batch))
+				.then(drain(() -> this.erasures.deleteRecords(erasure, "assessments", "assessments_deleted", batch)))
+				.then(drain(() -> this.erasures.deleteChanges(erasure, batch)))
 				.then(this.erasures.complete(erasure, this.clock.instant())))
 			.onErrorResume((failure) -> {
 				log.warn("Erasure " + erasure.id() + " could not go on yet (it is retried): " + failure);
@@ -69,9 +69,16 @@ class ErasureWorker implements SmartLifecycle {
 			});
 	}
 
-	/** Runs {@code batch} until a run deletes fewer rows than a full batch. */
-	private static Mono<Void> drain(java.util.function.Supplier<Mono<Long>> step, int batch) {
-		return Mono.defer(step).expand((deleted) -> (deleted < batch) ? Mono.empty() : Mono.defer(step)).then();
+	/**
+	 * Runs {@code step} until a run deletes fewer rows than a full batch, with the pause
+	 * between two runs.
+	 */
+	private Mono<Void> drain(Supplier<Mono<Long>> step) {
+		int batch = this.properties.batchSize();
+		return Mono.defer(step)
+			.expand((deleted) -> (deleted < batch) ? Mono.empty()
+					: Mono.defer(step).delaySubscription(this.properties.batchPause()))
+			.then();
 	}
 
 	@Override

@@ -107,7 +107,7 @@ class FeedAcrossInstancesIT extends IntegrationTest {
 		int written = 0;
 		int record = 0;
 		while (written < WRITES_PER_WRITER) {
-			String clientId = "r" + record++;
+			String clientId = user + "-r" + record++;
 			String id = null;
 			for (int version = 0; version < 3 && written < WRITES_PER_WRITER; version++) {
 				byte[] body = client.post()
