@@ -1,32 +1,36 @@
 package com.healthpartner.api.assessment;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
 
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.assessment.AssessmentRequests.NewAssessment;
-import com.healthpartner.api.audit.AuditEvent;
+import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
+import com.healthpartner.api.idempotency.RecordOutcome;
 import com.healthpartner.api.json.JsonBodies;
 import com.healthpartner.api.json.RecordIds;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.records.ClientRecord;
 import com.healthpartner.api.records.RecordLists;
 
 /**
- * {@code /api/v1/health/assessments}: submit an assessment, read one, list or export a
- * user's assessments.
+ * {@code /api/v1/health/assessments}: submit (create or update) an assessment, read or
+ * delete one, list or export a user's assessments.
  */
 @Component
 class AssessmentHandler {
@@ -69,17 +73,56 @@ class AssessmentHandler {
 	Mono<ServerResponse> create(ServerRequest request) {
 		UUID partnerId = Principals.of(request).partnerId();
 		return this.bodies.readObject(request).flatMap((body) -> {
+			Instant now = this.clock.instant();
 			FieldErrors errors = new FieldErrors();
 			String key = IdempotentCreates.key(request, errors);
 			NewAssessment submitted = AssessmentRequests.read(body, errors);
+			ClientRecord client = ClientRecord.read(body, errors);
 			errors.throwIfAny();
-			AssessmentRow row = new AssessmentRow(Ids.random(), submitted.userId(),
-					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(this.clock.instant()));
-			// written with the record, by its statement (a replay writes neither)
-			AuditEvent event = this.audit.writeEvent(request, RESOURCE, submitted.userId());
-			return this.creates.create(partnerId, PATH, key, body, () -> this.assessments.insert(partnerId, row, event)
-				.map((stored) -> new Created(PATH + "/" + stored.id(), AssessmentView.of(stored))));
+			AssessmentRow row = new AssessmentRow(Ids.random(), submitted.userId(), client.id(), client.version(),
+					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(now),
+					Timestamps.truncate(now));
+			AuditActor actor = AuditActor.of(request, now);
+			return this.creates.create(partnerId, PATH, key, body, () -> write(partnerId, row, client, actor, 3));
 		});
+	}
+
+	/**
+	 * Stores a posted record and tells what happened. When the upsert wrote nothing, the
+	 * record under the client record id decides: another user's is a conflict, one that
+	 * an erasure hides is deleted now and the write tried again, any other is unchanged.
+	 * A record deleted in between is also tried again.
+	 */
+	private Mono<Created> write(UUID partnerId, AssessmentRow row, ClientRecord client, AuditActor actor,
+			int attempts) {
+		return this.assessments.upsert(partnerId, row, actor)
+			.map((written) -> created(written.inserted() ? RecordOutcome.CREATED : RecordOutcome.UPDATED,
+					written.row()))
+			.switchIfEmpty(Mono.defer(() -> (client.id() == null || attempts == 0)
+					? Mono.error(() -> new IllegalStateException("A record write stored nothing"))
+					: this.assessments.byClientId(partnerId, client.id()).flatMap((existing) -> {
+						if (!existing.visible()) {
+							return this.assessments.deleteErased(partnerId, existing.row().id())
+								.then(write(partnerId, row, client, actor, attempts - 1));
+						}
+						if (!existing.row().userId().equals(row.userId())) {
+							return Mono.error(client.conflict());
+						}
+						return Mono.just(created(RecordOutcome.UNCHANGED, existing.row()));
+					}).switchIfEmpty(Mono.defer(() -> write(partnerId, row, client, actor, attempts - 1)))));
+	}
+
+	private static Created created(RecordOutcome outcome, AssessmentRow row) {
+		return new Created(outcome, PATH + "/" + row.id(), AssessmentView.of(row));
+	}
+
+	Mono<ServerResponse> delete(ServerRequest request) {
+		UUID partnerId = Principals.of(request).partnerId();
+		UUID id = RecordIds.parse(request.pathVariable("id"), "assessment");
+		return this.assessments.delete(partnerId, id, AuditActor.of(request, this.clock.instant()))
+			.filter(Boolean::booleanValue)
+			.switchIfEmpty(Mono.error(() -> RecordIds.notFound("assessment", id)))
+			.flatMap((deleted) -> ServerResponse.noContent().build());
 	}
 
 	Mono<ServerResponse> get(ServerRequest request) {

@@ -10,11 +10,12 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
-import com.healthpartner.api.audit.AuditEvent;
-import com.healthpartner.api.audit.WriteEvents;
+import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
+import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.UserQuery;
+import com.healthpartner.api.system.Bindings;
 
 /**
  * Assessments. Every query starts with the partner: a partner never reads another's rows,
@@ -32,17 +33,36 @@ class AssessmentRepository {
 	 */
 	static final int STREAM_FETCH_SIZE = 1000;
 
-	private static final String COLUMNS = "id, user_id, responses::text as responses, created_at";
+	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, responses::text as responses, "
+			+ "created_at, coalesce(updated_at, created_at) as updated_at";
 
-	private static final String INSERT = """
-			with record as (
-			  insert into assessments (id, partner_id, user_id, responses, created_at)
-			  values (:id, :partnerId, :userId, cast(:responses as jsonb), :createdAt)
-			  returning %s
-			),
-			%s
-			select * from record
-			""".formatted(COLUMNS, WriteEvents.insertFor("record"));
+	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
+
+	private static final String UPSERT = """
+			with stored as (
+			    insert into assessments as r (id, partner_id, user_id, client_record_id, client_record_version,
+			                                  responses, created_at, updated_at)
+			    values (:id, :partnerId, :userId, :clientRecordId, :clientRecordVersion, cast(:responses as jsonb),
+			            :createdAt, :createdAt)
+			    on conflict (partner_id, client_record_id) where client_record_id is not null do update
+			    set responses = excluded.responses,
+			        client_record_version = excluded.client_record_version, updated_at = excluded.updated_at
+			    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
+			      and %s
+			    returning r.*, (r.xmax = 0) as inserted
+			), change as (
+			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id,
+			                         client_record_version, data, created_at, updated_at, changed_at)
+			    select partner_id, case when inserted then 'created' else 'updated' end, 'assessments', id, user_id,
+			           client_record_id, client_record_version, responses, created_at, updated_at, updated_at
+			    from stored
+			), audit as (
+			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+			    select :auditId, :auditAt, partner_id, :keyId, user_id, 'write', 'assessments', 1, :requestId from stored
+			)
+			select %s, inserted from stored r
+			"""
+		.formatted(VISIBLE, COLUMNS);
 
 	private final DatabaseClient db;
 
@@ -53,20 +73,90 @@ class AssessmentRepository {
 		this.longReads = longReads;
 	}
 
-	/** Stores a new assessment and, in the same statement, its audit event. */
-	Mono<AssessmentRow> insert(UUID partnerId, AssessmentRow row, AuditEvent event) {
-		return WriteEvents.bind(this.db.sql(INSERT), event)
+	/**
+	 * The one write of a posted record, in one statement: the record is inserted or, for
+	 * a client record id already stored with a lower version for the same user (and not
+	 * hidden by an erasure), updated; its change and its audit event are written by the
+	 * same statement, so all three commit together. Empty when nothing was written (the
+	 * stored version is the same or higher, or the id belongs to another user or an
+	 * erased record): {@link #byClientId} then tells which.
+	 */
+	Mono<Written> upsert(UUID partnerId, AssessmentRow row, AuditActor actor) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(UPSERT)
 			.bind("id", row.id())
 			.bind("partnerId", partnerId)
 			.bind("userId", row.userId())
 			.bind("responses", row.responses())
-			.bind("createdAt", row.createdAt())
-			.map(AssessmentRepository::row)
+			.bind("createdAt", row.createdAt());
+		spec = Bindings.nullable(spec, "clientRecordId", row.clientRecordId(), String.class);
+		spec = Bindings.nullable(spec, "clientRecordVersion", row.clientRecordVersion(), Long.class);
+		return actor.bind(spec)
+			.map((stored) -> new Written(Boolean.TRUE.equals(stored.get("inserted", Boolean.class)), row(stored)))
 			.one();
 	}
 
+	/**
+	 * The record stored under a client record id, and whether an erasure hides it.
+	 */
+	Mono<Existing> byClientId(UUID partnerId, String clientRecordId) {
+		return this.db.sql("""
+				select %s, %s as visible from assessments r
+				where partner_id = :partnerId and client_record_id = :clientRecordId
+				""".formatted(COLUMNS, VISIBLE))
+			.bind("partnerId", partnerId)
+			.bind("clientRecordId", clientRecordId)
+			.map((row) -> new Existing(row(row), Boolean.TRUE.equals(row.get("visible", Boolean.class))))
+			.one();
+	}
+
+	/**
+	 * Deletes a record that a pending erasure hides (so that its client record id is free
+	 * for a new record at once), counted with that erasure's deletions.
+	 */
+	Mono<Void> deleteErased(UUID partnerId, UUID id) {
+		return this.db.sql("""
+				with gone as (
+				    delete from assessments r where partner_id = :partnerId and id = :id and not (%s)
+				    returning user_id
+				)
+				update user_erasures set assessments_deleted = assessments_deleted + 1
+				where id = (select e.id from user_erasures e join gone g on e.user_id = g.user_id
+				            where e.partner_id = :partnerId and e.status = 'pending' order by e.requested_at limit 1)
+				""".formatted(VISIBLE)).bind("partnerId", partnerId).bind("id", id).then();
+	}
+
+	/**
+	 * Deletes one visible record with its {@code deleted} change and audit event, in one
+	 * statement; false when there was none.
+	 */
+	Mono<Boolean> delete(UUID partnerId, UUID id, AuditActor actor) {
+		return actor
+			.bind(this.db
+				.sql("""
+						with gone as (
+						    delete from assessments r where partner_id = :partnerId and id = :id and %s
+						    returning id, user_id, client_record_id
+						), change as (
+						    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at)
+						    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt from gone
+						), audit as (
+						    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+						    select :auditId, :auditAt, :partnerId, :keyId, user_id, 'delete', 'assessments', 1, :requestId from gone
+						)
+						select count(*) as deleted from gone
+						"""
+					.formatted(VISIBLE))
+				.bind("partnerId", partnerId)
+				.bind("id", id))
+			.map((row) -> row.get("deleted", Long.class))
+			.one()
+			.map((count) -> count > 0);
+	}
+
 	Mono<AssessmentRow> find(UUID partnerId, UUID id) {
-		return this.db.sql("select %s from assessments where partner_id = :partnerId and id = :id".formatted(COLUMNS))
+		return this.db
+			.sql("select %s from assessments r where partner_id = :partnerId and id = :id and %s".formatted(COLUMNS,
+					VISIBLE))
 			.bind("partnerId", partnerId)
 			.bind("id", id)
 			.map(AssessmentRepository::row)
@@ -104,17 +194,27 @@ class AssessmentRepository {
 	 */
 	static String listSql(boolean after, boolean limited) {
 		return """
-				select %s from assessments
-				where partner_id = :partnerId and user_id = :userId %s
+				select %s from assessments r
+				where partner_id = :partnerId and user_id = :userId and %s %s
 				order by created_at, id
 				%s
-				""".formatted(COLUMNS, after ? "and (created_at, id) > (:afterAt, :afterId)" : "",
-				limited ? "limit :limit" : "");
+				""".formatted(COLUMNS, Erasures.visible("r", ":partnerId", ":userId"),
+				after ? "and (created_at, id) > (:afterAt, :afterId)" : "", limited ? "limit :limit" : "");
 	}
 
 	private static AssessmentRow row(Readable row) {
 		return new AssessmentRow(row.get("id", UUID.class), row.get("user_id", String.class),
-				row.get("responses", String.class), row.get("created_at", Instant.class));
+				row.get("client_record_id", String.class), row.get("client_record_version", Long.class),
+				row.get("responses", String.class), row.get("created_at", Instant.class),
+				row.get("updated_at", Instant.class));
+	}
+
+	/** A written record: inserted, or else updated. */
+	record Written(boolean inserted, AssessmentRow row) {
+	}
+
+	/** A record found under a client record id; not visible while an erasure hides it. */
+	record Existing(AssessmentRow row, boolean visible) {
 	}
 
 }

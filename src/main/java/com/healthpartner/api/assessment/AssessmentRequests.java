@@ -9,6 +9,7 @@ import com.healthpartner.api.json.JsonFields;
 import com.healthpartner.api.json.JsonValues;
 import com.healthpartner.api.json.UserIds;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.records.ClientRecord;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/assessments}: any JSON inside
@@ -18,7 +19,7 @@ final class AssessmentRequests {
 
 	static final int MAX_RESPONSES = 200;
 
-	private static final Set<String> FIELDS = Set.of("user_id", "responses");
+	private static final Set<String> FIELDS = Set.of("user_id", "responses", ClientRecord.ID, ClientRecord.VERSION);
 
 	private AssessmentRequests() {
 	}

@@ -27,8 +27,11 @@ class AssessmentRouter {
 			.build()
 			.and(route().GET(PATH, assessments::list).filter(Scopes.require(Scope.ASSESSMENTS_READ)).build())
 			.and(route().GET(PATH + "/{id}", assessments::get).filter(Scopes.require(Scope.ASSESSMENTS_READ)).build())
+			.and(route().DELETE(PATH + "/{id}", assessments::delete)
+				.filter(Scopes.require(Scope.ASSESSMENTS_WRITE))
+				.build())
 			.and(Routes.otherMethods(PATH, HttpMethod.GET, HttpMethod.POST))
-			.and(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET));
+			.and(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET, HttpMethod.DELETE));
 	}
 
 }

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A stored assessment; {@code responses} is the stored {@code jsonb} as JSON text.
+ * A stored assessment; {@code responses} is the stored {@code jsonb} as JSON text. The
+ * client record id and version are null for an assessment posted without them.
  */
-record AssessmentRow(UUID id, String userId, String responses, Instant createdAt) {
+record AssessmentRow(UUID id, String userId, String clientRecordId, Long clientRecordVersion, String responses,
+		Instant createdAt, Instant updatedAt) {
 }

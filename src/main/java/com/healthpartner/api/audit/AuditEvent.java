@@ -12,7 +12,7 @@ public record AuditEvent(UUID id, Instant at, UUID partnerId, UUID keyId, String
 
 	public enum Action {
 
-		READ, WRITE;
+		READ, WRITE, DELETE, ERASE;
 
 		public String value() {
 			return name().toLowerCase();

@@ -7,19 +7,13 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 /**
  * Where health-data handlers report every access: who (the request's partner and key)
  * read or wrote how many records of which user. Reads are reported without waiting for
- * the database (written in batches); a write's event is written with the record.
+ * the database (written in batches); a write's event is written by the write's own
+ * statement ({@link AuditActor}).
  */
 public interface AuditTrail {
 
 	/** {@code count} records of {@code userId} were read in answer to {@code request}. */
 	void read(ServerRequest request, String resource, String userId, long count);
-
-	/**
-	 * The event of one record of {@code userId} written by {@code request}, for the
-	 * statement that writes the record to write as well ({@link WriteEvents}): a record
-	 * is never committed without its event, whatever happens to the service afterwards.
-	 */
-	AuditEvent writeEvent(ServerRequest request, String resource, String userId);
 
 	/**
 	 * Streams {@code records} and, when the stream ends (completed, failed or cancelled

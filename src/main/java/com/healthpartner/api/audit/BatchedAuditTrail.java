@@ -30,13 +30,12 @@ import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.system.PeriodicFlush;
 
 /**
- * Hands a write's audit event to the statement that writes its record (so a crash can
- * never leave a stored record without its event, and the event costs no round trip of its
- * own), and keeps read events in a bounded queue and writes them in one statement per
- * batch every half second, so that a read costs no extra database round trip. It stops
- * after the web server has drained (a lower phase than the server's), so the events of
- * the last in-flight requests are written too. While the database is down events wait in
- * the queue; past its bound they are dropped and counted
+ * Keeps read events in a bounded queue and writes them in one statement per batch every
+ * half second, so that a read costs no extra database round trip (a write's event is
+ * written by the write's own statement, see {@link AuditActor}). It stops after the web
+ * server has drained (a lower phase than the server's), so the events of the last
+ * in-flight requests are written too. While the database is down events wait in the
+ * queue; past its bound they are dropped and counted
  * ({@code audit_events_dropped_total}), because memory must stay bounded. A write that
  * gets no answer within {@link #WRITE_DEADLINE} counts as failed, so that a database that
  * stops answering cannot hold up every later write; such a write may still have
@@ -91,11 +90,6 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	@Override
 	public void read(ServerRequest request, String resource, String userId, long count) {
 		record(request, AuditEvent.Action.READ, resource, userId, count);
-	}
-
-	@Override
-	public AuditEvent writeEvent(ServerRequest request, String resource, String userId) {
-		return event(request, AuditEvent.Action.WRITE, resource, userId, 1);
 	}
 
 	@Override

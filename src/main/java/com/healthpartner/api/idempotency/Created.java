@@ -1,8 +1,8 @@
 package com.healthpartner.api.idempotency;
 
 /**
- * What a create stores and answers: the new record's path ({@code Location}) and its
- * response view.
+ * What a POST of a record stores and answers: its outcome, the record's path
+ * ({@code Location} of a {@code 201}) and its response view.
  */
-public record Created(String location, Object view) {
+public record Created(RecordOutcome outcome, String location, Object view) {
 }

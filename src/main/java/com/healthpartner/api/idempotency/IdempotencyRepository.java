@@ -10,6 +10,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
+import com.healthpartner.api.system.Bindings;
+
 /**
  * Stored idempotency keys. The unique key (partner, endpoint, key) settles races: of two
  * requests claiming one key, exactly one inserts (or takes over an expired or abandoned
@@ -55,7 +57,7 @@ class IdempotencyRepository {
 
 	Mono<StoredKey> find(KeyId id, Instant now) {
 		return this.db.sql("""
-				select request_hash, status, location, body from idempotency_keys
+				select request_hash, status, location, body, record_outcome from idempotency_keys
 				where partner_id = :partnerId and endpoint = :endpoint and idempotency_key = :key
 				  and expires_at > :now
 				""").bindValues(id.parameters()).bind("now", now).map(IdempotencyRepository::stored).one();
@@ -65,17 +67,19 @@ class IdempotencyRepository {
 	 * Stores the answer of the claim's request; run in the transaction that writes the
 	 * record, so that both or neither are kept. Empty when the claim was lost.
 	 */
-	Mono<Long> complete(KeyId id, UUID token, int status, String location, String body) {
-		return this.db.sql("""
-				update idempotency_keys set status = :status, location = :location, body = :body, claimed_until = null
+	Mono<Long> complete(KeyId id, UUID token, int status, String location, String body, String outcome) {
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				update idempotency_keys set status = :status, location = :location, body = :body,
+				    record_outcome = :outcome, claimed_until = null
 				where partner_id = :partnerId and endpoint = :endpoint and idempotency_key = :key
 				  and claim_token = :token and status is null
 				""")
 			.bindValues(id.parameters())
 			.bind("token", token)
 			.bind("status", status)
-			.bind("location", location)
 			.bind("body", body)
+			.bind("outcome", outcome);
+		return Bindings.nullable(spec, "location", location, String.class)
 			.fetch()
 			.rowsUpdated()
 			.filter((count) -> count == 1);
@@ -100,7 +104,8 @@ class IdempotencyRepository {
 
 	private static StoredKey stored(Readable row) {
 		return new StoredKey(row.get("request_hash", byte[].class), row.get("status", Integer.class),
-				row.get("location", String.class), row.get("body", String.class));
+				row.get("location", String.class), row.get("body", String.class),
+				row.get("record_outcome", String.class));
 	}
 
 	/** One key of one partner on one endpoint. */

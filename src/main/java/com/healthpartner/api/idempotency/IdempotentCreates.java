@@ -17,7 +17,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -32,11 +31,12 @@ import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 
 /**
- * Creates a record and answers {@code 201}, honouring {@code Idempotency-Key}: per
- * partner and endpoint, for 24 hours, the same body (compared as JSON) gets the stored
- * first answer with {@code Idempotent-Replayed: true}, a different body 422, and a
- * request while the first is in flight 409. Only successes are stored, in the transaction
- * that writes the record, so a key never stands for a record that does not exist.
+ * Writes a record and answers {@code 201} (or {@code 200} for an update or an unchanged
+ * record, with {@code Record-Outcome}), honouring {@code Idempotency-Key}: per partner
+ * and endpoint, for 24 hours, the same body (compared as JSON) gets the stored first
+ * answer with {@code Idempotent-Replayed: true}, a different body 422, and a request
+ * while the first is in flight 409. Only successes are stored, in the transaction that
+ * writes the record, so a key never stands for a record that does not exist.
  */
 @Component
 public class IdempotentCreates {
@@ -86,16 +86,16 @@ public class IdempotentCreates {
 	}
 
 	/**
-	 * Runs {@code insert} (one statement that writes a record and its audit event, which
-	 * must not happen twice) unless the key answers for it. {@code body} is the validated
-	 * request body. With a key, the record, its event and the key's stored answer are
-	 * committed together, in one transaction (never for a replay, which writes nothing);
-	 * without, the statement is its own transaction.
+	 * Runs {@code insert} (a record write that must not happen twice, which writes its
+	 * own audit event) unless the key answers for it. {@code body} is the validated
+	 * request body.
 	 */
 	public Mono<ServerResponse> create(UUID partnerId, String endpoint, String key, JsonNode body,
 			Supplier<Mono<Created>> insert) {
 		if (key == null) {
-			return insert.get().flatMap((created) -> created(created.location(), encode(created.view()), false));
+			// one statement (or, for a client record id, statements each safe on its own)
+			return insert.get()
+				.flatMap((created) -> answer(created.outcome(), created.location(), encode(created.view()), false));
 		}
 		KeyId id = new KeyId(partnerId, endpoint, key);
 		byte[] requestHash = CanonicalJson.sha256(body);
@@ -119,12 +119,15 @@ public class IdempotentCreates {
 		// a failed or abandoned request gives the key back at once, so it may be retried
 		return Mono.usingWhen(Mono.just(token), (claim) -> insert.get().flatMap((created) -> {
 			String body = encode(created.view());
-			return this.keys.complete(id, claim, HttpStatus.CREATED.value(), created.location(), body)
+			String location = (created.outcome() == RecordOutcome.CREATED) ? created.location() : null;
+			return this.keys
+				.complete(id, claim, created.outcome().status().value(), location, body, created.outcome().value())
 				.switchIfEmpty(Mono.error(IdempotentCreates::lostClaim))
-				.thenReturn(new Answer(created.location(), body));
+				.thenReturn(new Answer(created.outcome(), location, body));
 		}).as(this.transaction::transactional), (claim) -> Mono.empty(), (claim, failure) -> release(id, claim),
 				(claim) -> release(id, claim))
-			.flatMap((answer) -> created(answer.location(), answer.body(), false));
+			// the transaction has committed
+			.flatMap((answer) -> answer(answer.outcome(), answer.location(), answer.body(), false));
 	}
 
 	private Mono<Void> release(KeyId id, UUID token) {
@@ -141,7 +144,7 @@ public class IdempotentCreates {
 		if (!stored.completed()) {
 			return inProgress();
 		}
-		return created(stored.location(), stored.body(), true);
+		return answer(RecordOutcome.of(stored.outcome()), stored.location(), stored.body(), true);
 	}
 
 	private static <T> Mono<T> inProgress() {
@@ -156,10 +159,13 @@ public class IdempotentCreates {
 				Map.of(HttpHeaders.RETRY_AFTER, "1"));
 	}
 
-	private Mono<ServerResponse> created(String location, String body, boolean replayed) {
-		ServerResponse.BodyBuilder response = ServerResponse.status(HttpStatus.CREATED)
-			.location(URI.create(location))
+	private Mono<ServerResponse> answer(RecordOutcome outcome, String location, String body, boolean replayed) {
+		ServerResponse.BodyBuilder response = ServerResponse.status(outcome.status())
+			.header(RecordOutcome.HEADER, outcome.value())
 			.contentType(MediaType.APPLICATION_JSON);
+		if (outcome == RecordOutcome.CREATED) {
+			response.location(URI.create(location));
+		}
 		if (replayed) {
 			response.header(REPLAYED, "true");
 		}
@@ -170,7 +176,7 @@ public class IdempotentCreates {
 		return (view instanceof JsonWritable writable) ? writable.toJson() : this.mapper.writeValueAsString(view);
 	}
 
-	private record Answer(String location, String body) {
+	private record Answer(RecordOutcome outcome, String location, String body) {
 	}
 
 }

@@ -49,6 +49,11 @@ public final class UserIds {
 		return check(value.get(), errors);
 	}
 
+	/** A {@code user_id} in a path, or null with an error. */
+	public static String fromPath(String value, FieldErrors errors) {
+		return check(value, errors);
+	}
+
 	private static String check(String value, FieldErrors errors) {
 		if (!VALID.matcher(value).matches()) {
 			errors.add(FIELD, RULE);

@@ -69,6 +69,39 @@ public class Cursors {
 		return new Position(Instant.ofEpochMilli(buffer.getLong()), new UUID(buffer.getLong(), buffer.getLong()));
 	}
 
+	/**
+	 * A cursor for a position of two numbers (the change feed's transaction id and
+	 * sequence), signed like keyset cursors.
+	 */
+	public String encode(String query, long first, long second) {
+		byte[] position = ByteBuffer.allocate(16).putLong(first).putLong(second).array();
+		byte[] signature = Arrays.copyOf(sign(query, position), MAC_BYTES);
+		return ENCODER.encodeToString(ByteBuffer.allocate(16 + MAC_BYTES).put(position).put(signature).array());
+	}
+
+	/**
+	 * The two numbers of a cursor made by {@link #encode(String, long, long)}, or a 400.
+	 */
+	public long[] decodeNumbers(String query, String cursor) {
+		byte[] raw;
+		try {
+			raw = Base64.getUrlDecoder().decode(cursor);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid();
+		}
+		if (raw.length != 16 + MAC_BYTES) {
+			throw invalid();
+		}
+		byte[] position = Arrays.copyOf(raw, 16);
+		byte[] expected = Arrays.copyOf(sign(query, position), MAC_BYTES);
+		if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(raw, 16, raw.length))) {
+			throw invalid();
+		}
+		ByteBuffer buffer = ByteBuffer.wrap(position);
+		return new long[] { buffer.getLong(), buffer.getLong() };
+	}
+
 	private byte[] sign(String query, byte[] position) {
 		byte[] queryBytes = query.getBytes(StandardCharsets.UTF_8);
 		return Digests.hmacSha256(this.key,

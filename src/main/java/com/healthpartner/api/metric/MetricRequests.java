@@ -16,6 +16,7 @@ import com.healthpartner.api.json.JsonValues;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.json.UserIds;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.records.ClientRecord;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/metrics}, collecting every bad
@@ -27,7 +28,8 @@ final class MetricRequests {
 
 	static final Duration MAX_AHEAD = Duration.ofMinutes(5);
 
-	private static final Set<String> FIELDS = Set.of("user_id", "metrics", "recorded_at");
+	private static final Set<String> FIELDS = Set.of("user_id", "metrics", "recorded_at", ClientRecord.ID,
+			ClientRecord.VERSION);
 
 	private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 

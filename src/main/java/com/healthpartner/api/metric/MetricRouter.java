@@ -27,9 +27,10 @@ class MetricRouter {
 			.add(route().POST(PATH, metrics::create).filter(Scopes.require(Scope.METRICS_WRITE)).build())
 			.add(route().GET(PATH, metrics::list).filter(Scopes.require(Scope.METRICS_READ)).build())
 			.add(route().GET(PATH + "/{id}", metrics::get).filter(Scopes.require(Scope.METRICS_READ)).build())
+			.add(route().DELETE(PATH + "/{id}", metrics::delete).filter(Scopes.require(Scope.METRICS_WRITE)).build())
 			.add(Routes.otherMethods(PATH + "/catalog", HttpMethod.GET))
 			.add(Routes.otherMethods(PATH, HttpMethod.GET, HttpMethod.POST))
-			.add(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET))
+			.add(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET, HttpMethod.DELETE))
 			.build();
 	}
 

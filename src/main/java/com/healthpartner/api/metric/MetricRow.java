@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A stored metrics record; {@code metrics} is the stored {@code jsonb} as JSON text.
+ * A stored metrics record; {@code metrics} is the stored {@code jsonb} as JSON text. The
+ * client record id and version are null for a record posted without them.
  */
-record MetricRow(UUID id, String userId, String metrics, Instant recordedAt, Instant createdAt) {
+record MetricRow(UUID id, String userId, String clientRecordId, Long clientRecordVersion, String metrics,
+		Instant recordedAt, Instant createdAt, Instant updatedAt) {
 }

@@ -43,6 +43,8 @@ public enum ProblemType {
 			"A pending or approved registration already uses this email. Wait for the administrator's decision, or use the credentials already issued."),
 	IDEMPOTENCY_IN_PROGRESS(HttpStatus.CONFLICT, "Idempotent request in progress",
 			"The first request with this Idempotency-Key is still being processed. Retry after a moment to get its stored answer."),
+	CURSOR_EXPIRED(HttpStatus.GONE, "Cursor expired",
+			"The change-feed cursor points before the oldest change kept (changes are kept 30 days unless configured otherwise). Resync from the lists or the NDJSON export, then start the feed again without cursor."),
 	PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large",
 			"The request body is larger than the service accepts (64 KiB unless configured otherwise). Send smaller records."),
 	URI_TOO_LONG(HttpStatus.URI_TOO_LONG, "URI too long",

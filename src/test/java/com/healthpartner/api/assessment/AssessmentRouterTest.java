@@ -89,7 +89,7 @@ class AssessmentRouterTest {
 			.expectStatus()
 			.isEqualTo(HttpStatus.METHOD_NOT_ALLOWED)
 			.expectHeader()
-			.valueEquals("Allow", "GET");
+			.valueEquals("Allow", "DELETE, GET");
 	}
 
 }

@@ -239,14 +239,14 @@ class AssessmentsTest extends IntegrationTest {
 			.isEqualTo(405)
 			.expectHeader()
 			.valueEquals(HttpHeaders.ALLOW, "GET, POST");
-		this.client.delete()
+		this.client.put()
 			.uri(HealthApi.ASSESSMENTS + "/" + UUID.randomUUID())
 			.header("x-api-key", this.partner.apiKey())
 			.exchange()
 			.expectStatus()
 			.isEqualTo(405)
 			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET");
+			.valueEquals(HttpHeaders.ALLOW, "DELETE, GET");
 		this.api.get(this.partner.apiKey(), HealthApi.ASSESSMENTS + "/{id}", "nope")
 			.expectStatus()
 			.isNotFound()

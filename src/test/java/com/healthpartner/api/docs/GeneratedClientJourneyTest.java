@@ -3,6 +3,7 @@ package com.healthpartner.api.docs;
 import java.math.BigDecimal;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -21,15 +22,20 @@ import tools.jackson.databind.json.JsonMapper;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.client.ApiClient;
 import com.healthpartner.client.ApiException;
+import com.healthpartner.client.ApiResponse;
 import com.healthpartner.client.api.AdministrationApi;
 import com.healthpartner.client.api.AssessmentsApi;
 import com.healthpartner.client.api.MetricsApi;
 import com.healthpartner.client.api.OnboardingApi;
+import com.healthpartner.client.api.SyncApi;
 import com.healthpartner.client.model.AdminRegistration;
 import com.healthpartner.client.model.ApproveRequest;
 import com.healthpartner.client.model.Assessment;
 import com.healthpartner.client.model.AssessmentPage;
 import com.healthpartner.client.model.AssessmentRequest;
+import com.healthpartner.client.model.Change;
+import com.healthpartner.client.model.ChangePage;
+import com.healthpartner.client.model.Erasure;
 import com.healthpartner.client.model.FieldError;
 import com.healthpartner.client.model.IssuedCredentials;
 import com.healthpartner.client.model.Me;
@@ -165,6 +171,52 @@ class GeneratedClientJourneyTest extends IntegrationTest {
 		assertThat(problem.getCode()).isEqualTo(ProblemCode.VALIDATION_FAILED);
 		assertThat(problem.getErrors()).extracting(FieldError::getField).containsExactly("metrics.weight");
 		assertThat(metrics.listMetrics(user, null, null, null, null).getData()).hasSize(2);
+	}
+
+	/**
+	 * The sync half: a versioned upsert with its outcome, a deletion, the change feed,
+	 * and an erasure followed to completion.
+	 */
+	@Test
+	void syncThroughTheGeneratedClient() throws Exception {
+		IssuedCredentials credentials = onboard();
+		MetricsApi metrics = new MetricsApi(partner(credentials));
+		SyncApi sync = new SyncApi(partner(credentials));
+		String user = "member-" + UUID.randomUUID();
+
+		MetricsRecord created = metrics.createMetrics(new MetricsRequest().userId(user)
+			.clientRecordId("scale-1")
+			.clientRecordVersion(1L)
+			.metrics(new Metrics().weight(new BigDecimal("70"))), null);
+		assertThat(created.getClientRecordId()).isEqualTo("scale-1");
+		ApiResponse<MetricsRecord> updated = metrics.createMetricsWithHttpInfo(new MetricsRequest().userId(user)
+			.clientRecordId("scale-1")
+			.clientRecordVersion(2L)
+			.metrics(new Metrics().weight(new BigDecimal("71"))), null);
+		assertThat(updated.getStatusCode()).isEqualTo(200);
+		assertThat(updated.getHeaders().get("record-outcome")).containsExactly("updated");
+		assertThat(updated.getData().getId()).isEqualTo(created.getId());
+		assertThat(updated.getData().getClientRecordVersion()).isEqualTo(2L);
+		metrics.deleteMetrics(created.getId().toString());
+
+		ChangePage page = sync.listChanges(100, null);
+		assertThat(page.getData()).extracting(Change::getKind)
+			.containsExactly(Change.KindEnum.CREATED, Change.KindEnum.UPDATED, Change.KindEnum.DELETED);
+		assertThat(page.getHasMore()).isFalse();
+
+		Erasure erasure = sync.eraseUser(user);
+		assertThat(erasure.getStatus()).isEqualTo(Erasure.StatusEnum.PENDING);
+		Instant deadline = Instant.now().plusSeconds(20);
+		while (sync.getErasure(erasure.getErasureId().toString()).getStatus() != Erasure.StatusEnum.COMPLETED
+				&& Instant.now().isBefore(deadline)) {
+			Thread.sleep(50);
+		}
+		assertThat(sync.getErasure(erasure.getErasureId().toString()).getStatus())
+			.isEqualTo(Erasure.StatusEnum.COMPLETED);
+		ChangePage after = sync.listChanges(100, page.getNextCursor());
+		assertThat(after.getData()).extracting(Change::getKind).containsExactly(Change.KindEnum.USER_ERASED);
+		assertThat(sync.listChanges(100, null).getData()).extracting(Change::getKind)
+			.containsExactly(Change.KindEnum.USER_ERASED);
 	}
 
 	private IssuedCredentials onboard() throws ApiException {

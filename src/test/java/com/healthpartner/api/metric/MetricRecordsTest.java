@@ -183,7 +183,7 @@ class MetricRecordsTest extends IntegrationTest {
 			.expectStatus()
 			.isEqualTo(405)
 			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET");
+			.valueEquals(HttpHeaders.ALLOW, "DELETE, GET");
 		this.client.post()
 			.uri(HealthApi.METRICS + "/catalog")
 			.header("x-api-key", this.partner.apiKey())

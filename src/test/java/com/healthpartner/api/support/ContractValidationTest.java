@@ -23,7 +23,7 @@ class ContractValidationTest {
 			 "status": "active", "key_id": "5d2e8f7a-1b3c-4d5e-8f9a-0b1c2d3e4f50", "scopes": []}""";
 
 	private static final String ASSESSMENT = """
-			{"id": "3c9a4f8e-0d2b-4c6a-9e1f-7b5d3a2c1e0f", "user_id": "u1", "responses": {"a": 1}, "created_at": "2026-11-23T09:31:02.417Z"}""";
+			{"id": "3c9a4f8e-0d2b-4c6a-9e1f-7b5d3a2c1e0f", "user_id": "u1", "client_record_id": null, "client_record_version": null, "responses": {"a": 1}, "created_at": "2026-11-23T09:31:02.417Z", "updated_at": "2026-11-23T09:31:02.417Z"}""";
 
 	@Test
 	void aConformingAnswerReachesTheTestUnchanged() {

@@ -135,7 +135,7 @@ class OpenApiContractTest {
 	@Test
 	void eachNdjsonLineIsCheckedAgainstTheRecordSchema() {
 		String good = """
-				{"id": "3c9a4f8e-0d2b-4c6a-9e1f-7b5d3a2c1e0f", "user_id": "u1", "responses": {"a": 1}, "created_at": "2026-11-23T09:31:02.417Z"}""";
+				{"id": "3c9a4f8e-0d2b-4c6a-9e1f-7b5d3a2c1e0f", "user_id": "u1", "client_record_id": null, "client_record_version": null, "responses": {"a": 1}, "created_at": "2026-11-23T09:31:02.417Z", "updated_at": "2026-11-23T09:31:02.417Z"}""";
 		String extra = good.replace("\"user_id\"", "\"partner_id\": \"p\", \"user_id\"");
 		assertThat(violations("GET", "/api/v1/health/assessments", 200,
 				apiHeaders(MediaType.parseMediaType("application/x-ndjson")), good + "\n" + extra + "\n"))
@@ -148,7 +148,8 @@ class OpenApiContractTest {
 	void theMetricBoundsOfTheContractApplyToAnswers() {
 		String record = """
 				{"id": "9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4", "user_id": "u1", "metrics": {"weight": 900, "steps": 100.0},
-				 "recorded_at": "2026-11-23T06:15:00.000Z", "created_at": "2026-11-23T09:32:10.905Z"}""";
+				 "recorded_at": "2026-11-23T06:15:00.000Z", "created_at": "2026-11-23T09:32:10.905Z",
+				 "client_record_id": "scale-1", "client_record_version": 3, "updated_at": "2026-11-23T09:32:10.905Z"}""";
 		assertThat(violations("GET", "/api/v1/health/metrics/9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4", 200,
 				apiHeaders(MediaType.APPLICATION_JSON), record))
 			.singleElement(as(STRING))

@@ -1,0 +1,115 @@
+package com.healthpartner.api.changes;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.access.Scope;
+import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Paging;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.text.JsonText;
+
+/**
+ * {@code GET /api/v1/health/changes}: the partner's changes in the order they became
+ * visible, of the resources the key may read. {@code next_cursor} is never null: after
+ * the last change it points at the horizon, so that a client that finds nothing new keeps
+ * a cursor as fresh as its last look.
+ */
+@Component
+class ChangesHandler {
+
+	static final String PATH = "/api/v1/health/changes";
+
+	private final ChangeRepository changes;
+
+	private final Cursors cursors;
+
+	private final Map<String, ChangedRecords> records = new HashMap<>();
+
+	private final AuditTrail audit;
+
+	ChangesHandler(ChangeRepository changes, Cursors cursors, List<ChangedRecords> records, AuditTrail audit) {
+		this.changes = changes;
+		this.cursors = cursors;
+		records.forEach((kind) -> this.records.put(kind.resource(), kind));
+		this.audit = audit;
+	}
+
+	Mono<ServerResponse> list(ServerRequest request) {
+		ApiPrincipal principal = Principals.of(request);
+		boolean metrics = principal.scopes().contains(Scope.METRICS_READ);
+		boolean assessments = principal.scopes().contains(Scope.ASSESSMENTS_READ);
+		FieldErrors errors = new FieldErrors();
+		int limit = Paging.limit(request, errors);
+		errors.throwIfAny();
+		UUID partnerId = principal.partnerId();
+		// a cursor holds for this partner and the resources its key reads
+		String scope = PATH + "|" + partnerId + "|" + metrics + "|" + assessments;
+		long[] after = request.queryParam("cursor")
+			.map((cursor) -> this.cursors.decodeNumbers(scope, cursor))
+			.orElse(new long[] { 0, 0 });
+		boolean fromStart = request.queryParam("cursor").isEmpty();
+		String resources = (metrics && assessments) ? "true"
+				: "c.resource = '" + (metrics ? "metrics" : "assessments") + "'";
+		return this.changes.page(partnerId, resources, after[0], after[1], limit + 1).map((slice) -> {
+			if (!fromStart && after[0] < slice.keptFrom()) {
+				throw new ApiException(ProblemType.CURSOR_EXPIRED,
+						"This cursor is older than the changes kept; resync from the lists or the NDJSON export, "
+								+ "then follow the feed again from its start (without cursor)");
+			}
+			return body(request, slice, limit, after, scope);
+		})
+			.flatMap((body) -> ServerResponse.ok()
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(body.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private String body(ServerRequest request, ChangeRepository.Slice slice, int limit, long[] after, String scope) {
+		boolean more = slice.changes().size() > limit;
+		List<ChangeRow> shown = more ? slice.changes().subList(0, limit) : slice.changes();
+		StringBuilder json = new StringBuilder(64 + 400 * shown.size()).append("{\"data\":[");
+		Map<String, Long> read = new HashMap<>();
+		for (int i = 0; i < shown.size(); i++) {
+			ChangeRow change = shown.get(i);
+			if (i > 0) {
+				json.append(',');
+			}
+			ChangeView.write(json, change, (change.resource() != null) ? this.records.get(change.resource()) : null);
+			if (change.data() != null) {
+				read.merge(change.resource() + "\n" + change.userId(), 1L, Long::sum);
+			}
+		}
+		read.forEach((key, count) -> {
+			int split = key.indexOf('\n');
+			this.audit.read(request, key.substring(0, split), key.substring(split + 1), count);
+		});
+		long[] next = after;
+		if (more) {
+			ChangeRow last = shown.get(shown.size() - 1);
+			next = new long[] { last.txid(), last.seq() };
+		}
+		else if (after[0] < slice.horizon()) {
+			// every change below the horizon has been listed: the next look starts there
+			next = new long[] { slice.horizon(), 0 };
+		}
+		json.append("],\"next_cursor\":");
+		JsonText.quote(json, this.cursors.encode(scope, next[0], next[1]));
+		return json.append(",\"has_more\":").append(more).append('}').toString();
+	}
+
+}

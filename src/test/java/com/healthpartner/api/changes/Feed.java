@@ -1,0 +1,66 @@
+package com.healthpartner.api.changes;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A partner following the change feed in a test. */
+final class Feed {
+
+	static final String PATH = "/api/v1/health/changes";
+
+	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
+	};
+
+	private final WebTestClient client;
+
+	private final String apiKey;
+
+	private String cursor;
+
+	Feed(WebTestClient client, String apiKey) {
+		this.client = client;
+		this.apiKey = apiKey;
+	}
+
+	/** One page after the stored cursor; the cursor moves on. */
+	@SuppressWarnings("unchecked")
+	Map<String, Object> next(int limit) {
+		Map<String, Object> page = this.client.get()
+			.uri((this.cursor != null) ? PATH + "?limit={l}&cursor={c}" : PATH + "?limit={l}", limit, this.cursor)
+			.header("x-api-key", this.apiKey)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(MAP)
+			.returnResult()
+			.getResponseBody();
+		assertThat(page).isNotNull();
+		assertThat(page.get("next_cursor")).isNotNull();
+		this.cursor = (String) page.get("next_cursor");
+		return page;
+	}
+
+	/** Every change available now, page by page. */
+	@SuppressWarnings("unchecked")
+	List<Map<String, Object>> drain(int limit) {
+		List<Map<String, Object>> changes = new ArrayList<>();
+		Map<String, Object> page;
+		do {
+			page = next(limit);
+			changes.addAll((List<Map<String, Object>>) page.get("data"));
+		}
+		while (Boolean.TRUE.equals(page.get("has_more")));
+		return changes;
+	}
+
+	String cursor() {
+		return this.cursor;
+	}
+
+}

@@ -1,0 +1,89 @@
+package com.healthpartner.api.changes;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+import com.healthpartner.api.support.TestInfrastructure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The migration that introduced the change feed gives every record stored before it a
+ * {@code created} change with its content and creation time (in the order they were
+ * created, metrics first, then assessments), so that the feed covers them too.
+ */
+class FeedBackfillTest {
+
+	@Test
+	void recordsStoredBeforeTheFeedGetTheirCreatedChanges() throws SQLException {
+		TestInfrastructure.Database shared = TestInfrastructure.postgres();
+		String name = "backfill_" + UUID.randomUUID().toString().replace("-", "");
+		try (Connection admin = DriverManager.getConnection(shared.jdbcUrl(), shared.username(), shared.password());
+				Statement create = admin.createStatement()) {
+			create.execute("create database " + name);
+		}
+		String url = shared.jdbcUrl().substring(0, shared.jdbcUrl().lastIndexOf('/') + 1) + name;
+		try {
+			Flyway.configure()
+				.dataSource(url, shared.username(), shared.password())
+				.locations("classpath:db/migration")
+				.target("20")
+				.load()
+				.migrate();
+			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
+					Statement sql = db.createStatement()) {
+				sql.execute(
+						"""
+								insert into registrations values ('00000000-0000-0000-0000-000000000001', 'a@b.example', 'A',
+								    'approved', null, null, now(), now());
+								insert into partners values ('00000000-0000-0000-0000-000000000002',
+								    '00000000-0000-0000-0000-000000000001', 'A', 'a@b.example', 'default', 'active', '{}', false, now());
+								insert into metric_records select gen_random_uuid(), '00000000-0000-0000-0000-000000000002', 'u1',
+								    '{"weight": 70}', now(), timestamp '2026-01-01' + make_interval(secs => 10 - i)
+								from generate_series(1, 5) i;
+								insert into assessments select gen_random_uuid(), '00000000-0000-0000-0000-000000000002', 'u1',
+								    '{"q": 1}', timestamp '2026-01-01' + make_interval(secs => 20 - i) from generate_series(1, 3) i;
+								""");
+			}
+			Flyway.configure()
+				.dataSource(url, shared.username(), shared.password())
+				.locations("classpath:db/migration")
+				.load()
+				.migrate();
+			try (Connection db = DriverManager.getConnection(url, shared.username(), shared
+				.password()); Statement sql = db.createStatement(); ResultSet changes = sql.executeQuery("""
+						select c.kind, c.resource, c.data::text as data, c.changed_at = r.created_at as same_time
+						from changes c join (select id, created_at from metric_records
+						                     union all select id, created_at from assessments) r on r.id = c.record_id
+						order by c.txid, c.seq
+						""")) {
+				List<String> listed = new ArrayList<>();
+				while (changes.next()) {
+					assertThat(changes.getBoolean("same_time")).isTrue();
+					listed.add(changes.getString("kind") + " " + changes.getString("resource") + " "
+							+ changes.getString("data"));
+				}
+				assertThat(listed).hasSize(8)
+					.startsWith("created metrics {\"weight\": 70}")
+					.endsWith("created assessments {\"q\": 1}")
+					.allMatch((change) -> change.startsWith("created "));
+			}
+		}
+		finally {
+			try (Connection admin = DriverManager.getConnection(shared.jdbcUrl(), shared.username(), shared.password());
+					Statement drop = admin.createStatement()) {
+				drop.execute("drop database if exists " + name);
+			}
+		}
+	}
+
+}
