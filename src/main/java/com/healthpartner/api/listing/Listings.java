@@ -128,6 +128,14 @@ public class Listings {
 		return ServerResponse.ok().contentType(NDJSON).body(lines);
 	}
 
+	/**
+	 * What a {@code HEAD} of an export is answered: the status and headers of the stream,
+	 * which has no {@code Content-Length}, without running it.
+	 */
+	public Mono<ServerResponse> ndjsonHead() {
+		return ServerResponse.ok().contentType(NDJSON).build();
+	}
+
 	private byte[] line(Object record) {
 		if (record instanceof JsonWritable writable) {
 			StringBuilder line = new StringBuilder(320);
