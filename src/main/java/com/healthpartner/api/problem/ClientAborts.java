@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.r2dbc.spi.R2dbcException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Hooks;
 import reactor.netty.channel.AbortedException;
 import reactor.netty.http.client.PrematureCloseException;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,11 +50,15 @@ public final class ClientAborts {
 
 	/**
 	 * Whether {@code failure} (or one of its causes) says that the client's connection is
-	 * gone.
+	 * gone, and it is not a database's failure.
 	 */
 	public static boolean isClientAbort(Throwable failure) {
 		Throwable cause = failure;
 		for (int depth = 0; cause != null && depth < 10; depth++) {
+			if (cause instanceof R2dbcException || cause instanceof DataAccessException) {
+				// a connection to the database that closed is no client's doing
+				return false;
+			}
 			if (cause instanceof AbortedException || cause instanceof PrematureCloseException
 					|| cause instanceof ClosedChannelException) {
 				return true;

@@ -47,7 +47,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 
 	@Override
 	public Mono<Void> handle(ServerWebExchange exchange, Throwable failure) {
-		if (ClientAborts.isClientAbort(failure)) {
+		if (ClientAborts.isClientAbort(failure) && !DatabaseFailures.isUnavailable(failure)) {
 			// nobody to answer: 499 (a client that closed its request) is for the access
 			// log
 			// and the request metrics only
