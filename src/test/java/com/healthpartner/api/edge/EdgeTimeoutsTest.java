@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.ObservedResponse;
+import com.healthpartner.api.support.OpenApiContract;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RawHttp;
 import com.healthpartner.api.support.RawHttp.Exchange;
@@ -65,6 +68,9 @@ class EdgeTimeoutsTest extends IntegrationTest {
 				8000);
 		assertTimedOut(answer);
 		assertThat(answer.body()).contains("\"instance\":\"/api/v1/health/metrics\"").doesNotContain("database");
+		ObservedResponse observed = answer.observed("POST", "/api/v1/health/metrics");
+		List<String> violations = OpenApiContract.shared().violations(observed);
+		assertThat(violations).as(OpenApiContract.describe(observed, violations)).isEmpty();
 		// the handler waiting for the body is cut off with the connection: not a fault
 		Thread.sleep(500);
 		String logged = output.getOut().substring(from);
