@@ -162,6 +162,14 @@ public class Listings {
 		return buffers.wrap(bytes);
 	}
 
+	/**
+	 * What a {@code HEAD} of an export is answered: the status and headers of the stream,
+	 * which has no {@code Content-Length}, without running it.
+	 */
+	public Mono<ServerResponse> ndjsonHead() {
+		return ServerResponse.ok().contentType(NDJSON).build();
+	}
+
 	private void line(StringBuilder batch, Object record) {
 		if (record instanceof JsonWritable writable) {
 			writable.writeJson(batch);

@@ -13,6 +13,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ContentTooLargeException;
@@ -36,6 +37,8 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 
 	private static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
 
+	private static final HttpStatusCode CLIENT_CLOSED_REQUEST = HttpStatusCode.valueOf(499);
+
 	private final ProblemWriter writer;
 
 	ProblemHandler(ProblemWriter writer) {
@@ -44,6 +47,16 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 
 	@Override
 	public Mono<Void> handle(ServerWebExchange exchange, Throwable failure) {
+		if (ClientAborts.isClientAbort(failure) && !DatabaseFailures.isUnavailable(failure)) {
+			// nobody to answer: 499 (a client that closed its request) is for the access
+			// log
+			// and the request metrics only
+			if (log.isDebugEnabled()) {
+				log.debug("Client went away during request " + RequestIds.of(exchange) + ": " + failure);
+			}
+			exchange.getResponse().setStatusCode(CLIENT_CLOSED_REQUEST);
+			return Mono.empty();
+		}
 		if (exchange.getResponse().isCommitted()) {
 			return Mono.error(failure);
 		}

@@ -37,11 +37,12 @@ public class ProblemWriter {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(problem.type().status());
 		HttpHeaders headers = response.getHeaders();
-		headers.remove(HttpHeaders.CONTENT_LENGTH);
 		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
 		headers.setCacheControl("no-store");
 		problem.headers().forEach(headers::set);
 		byte[] body = body(exchange, problem).getBytes(StandardCharsets.UTF_8);
+		// set here rather than left to the server: the answer to a HEAD has it too
+		headers.setContentLength(body.length);
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
 	}
 

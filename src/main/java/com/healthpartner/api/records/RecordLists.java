@@ -16,6 +16,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.web.HeadRequests;
 
 /**
  * The one flow of {@code GET} on a list of a user's health records, metrics and
@@ -51,6 +52,11 @@ public class RecordLists {
 		String scope = list.path() + "|" + partnerId + "|" + userId + (list.filteredByDate() ? "|" + range.key() : "");
 		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(scope, c)).orElse(null);
 		UserQuery query = new UserQuery(partnerId, userId, range, after);
+		if (ndjson && HeadRequests.isHead(request)) {
+			// the headers of the export without running it: no query, no slot, nothing
+			// read
+			return this.listings.ndjsonHead();
+		}
 		if (ndjson) {
 			return this.listings.ndjson(partnerId,
 					this.audit.reading(request, list.resource(), userId, list.stream(query)).map(list::view));

@@ -24,7 +24,8 @@ import com.healthpartner.api.problem.RequestIds;
  * hold data {@code Cache-Control: no-store}, and when the exchange ends records its
  * access log line and its latency. Both headers are set at once rather than just before
  * the answer is committed: nothing after this filter removes them, and every answer, an
- * error's included, is written after it.
+ * error's included, is written after it. A {@code HEAD} goes on as a {@code GET}
+ * ({@link HeadRequests}) but is logged and measured as the {@code HEAD} it was.
  */
 @Component
 @Order(FilterOrder.EDGE)
@@ -50,7 +51,7 @@ class EdgeFilter implements WebFilter {
 		if (RequestPaths.zone(exchange).apiOrAdmin()) {
 			headers.set(HttpHeaders.CACHE_CONTROL, NO_STORE);
 		}
-		return chain.filter(exchange).doFinally((signal) -> ended(exchange, id, start));
+		return chain.filter(HeadRequests.routed(exchange)).doFinally((signal) -> ended(exchange, id, start));
 	}
 
 	private void ended(ServerWebExchange exchange, String id, long start) {

@@ -1,6 +1,7 @@
 package com.healthpartner.api.edge;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +11,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.ObservedResponse;
+import com.healthpartner.api.support.OpenApiContract;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RawHttp;
 import com.healthpartner.api.support.RawHttp.Exchange;
@@ -105,6 +108,7 @@ class HttpEdgeTest extends IntegrationTest {
 				3000);
 		assertRefused(answer, 414, "uri_too_long");
 		assertThat(answer.body()).contains("\"instance\":\"/api/v1/health/metrics\"");
+		assertDocumented(answer.observed("GET", "/api/v1/health/metrics"));
 	}
 
 	@Test
@@ -112,6 +116,25 @@ class HttpEdgeTest extends IntegrationTest {
 		Exchange answer = RawHttp.send(this.port, "GET /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\nX-Big: "
 				+ "a".repeat(64 * 1024) + "\r\n\r\n", 3000);
 		assertRefused(answer, 431, "request_header_fields_too_large");
+		assertDocumented(answer.observed("GET", "/api/v1/health/metrics"));
+	}
+
+	@Test
+	void answersBeforeRoutingOnAdminPathsAreDocumentedToo() throws IOException {
+		Exchange tooLong = RawHttp.send(this.port,
+				"GET /admin/v1/partners?plan=" + "a".repeat(5000) + " HTTP/1.1\r\nHost: localhost\r\n\r\n", 3000);
+		assertThat(tooLong.status(0)).isEqualTo(414);
+		assertDocumented(tooLong.observed("GET", "/admin/v1/partners"));
+		Exchange tooLarge = RawHttp.send(this.port,
+				"GET /admin/v1/partners HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(64 * 1024) + "\r\n\r\n",
+				3000);
+		assertThat(tooLarge.status(0)).isEqualTo(431);
+		assertDocumented(tooLarge.observed("GET", "/admin/v1/partners"));
+	}
+
+	private static void assertDocumented(ObservedResponse answer) {
+		List<String> violations = OpenApiContract.shared().violations(answer);
+		assertThat(violations).as(OpenApiContract.describe(answer, violations)).isEmpty();
 	}
 
 	@Test

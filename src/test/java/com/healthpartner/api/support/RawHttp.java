@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.http.HttpHeaders;
+
 /**
  * A client that writes bytes to the service as they are, for requests no HTTP client
  * library would send: everything the server sends back is read until it closes the
@@ -53,6 +55,23 @@ public final class RawHttp {
 				}
 			}
 			return null;
+		}
+
+		/**
+		 * The first answer as the contract checks see it, for a request of {@code method}
+		 * on {@code path}.
+		 */
+		public ObservedResponse observed(String method, String path) {
+			int end = this.text.indexOf("\r\n\r\n");
+			HttpHeaders headers = new HttpHeaders();
+			String[] lines = this.text.substring(0, Math.max(end, 0)).split("\r\n");
+			for (int i = 1; i < lines.length; i++) {
+				int colon = lines[i].indexOf(':');
+				if (colon > 0) {
+					headers.add(lines[i].substring(0, colon), lines[i].substring(colon + 1).trim());
+				}
+			}
+			return new ObservedResponse(method, path, status(0), headers, body().getBytes(StandardCharsets.UTF_8));
 		}
 
 		/** The body of the first answer. */

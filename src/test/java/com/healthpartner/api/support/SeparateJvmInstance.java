@@ -59,6 +59,44 @@ public final class SeparateJvmInstance implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Launches the packaged service ({@code target/health-partner-api.jar}, built by
+	 * {@code package} before the integration tests run) on {@code port} and the shared
+	 * test database, and returns at once.
+	 */
+	public static SeparateJvmInstance launchJar(String name, int port, List<String> jvmOptions) {
+		File jar = new File("target", "health-partner-api.jar");
+		if (!jar.isFile()) {
+			throw new IllegalStateException(jar + " is missing: run the integration tests after package");
+		}
+		List<String> command = new ArrayList<>();
+		command.add(Path.JAVA);
+		command.addAll(jvmOptions);
+		command.add("-jar");
+		command.add(jar.getPath());
+		Map<String, Object> properties = ServiceInstance.properties(TestInfrastructure.postgres());
+		properties.put("server.port", port);
+		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(new File("target", name + ".log"))
+				.start();
+			return new SeparateJvmInstance(process, "http://localhost:" + port);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot start the service jar", ex);
+		}
+	}
+
+	/**
+	 * Kills the JVM without warning (SIGKILL on Linux): no shutdown hook, no graceful
+	 * stop, nothing flushed.
+	 */
+	public void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor(20, TimeUnit.SECONDS);
+	}
+
 	public String baseUrl() {
 		return this.baseUrl;
 	}
