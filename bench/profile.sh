@@ -4,10 +4,13 @@
 # side-by-side comparison with the peers is ../shared/bench/run.sh; this script is for one service.
 #
 #   bench/profile.sh [workload...]      workloads: post_metrics get_metrics get_assessments rate_limited
+#                                       (the shared harness's), and bench/wrk's: post_metrics_client_ids
+#                                       post_metrics_updates changes_page metrics_page_100
 #
 # It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
 # database bench_profile (port 18094, management 18095), onboards a partner on a plan of 10^9 a
-# minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments),
+# minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments;
+# and for the feed, a third partner with 100 metrics records of one user, so its feed holds 100 changes),
 # warms the JVM up, then for each workload: wrk for DURATION seconds at CONNECTIONS connections,
 # the service's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
 # JFR recording of CPU samples, summarised by bench/jfr-top.py (or, with ASYNC_PROFILER=<path of
@@ -19,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-HARNESS=${HARNESS:-../shared/bench}
+HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-20}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -67,10 +70,21 @@ for n in $(seq 0 19); do
 	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
 		-d "{\"user_id\":\"$GET_ASSESSMENTS_USER\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"
 done
-export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
+FEED_KEY=$(onboard loadtest)
+FEED_USER=u-feed-profile
+for n in $(seq 0 99); do
+	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $FEED_KEY" -H 'content-type: application/json' \
+		-d "{\"user_id\":\"$FEED_USER\",\"client_record_id\":\"feed-$n\",\"metrics\":{\"weight\":$((700 + n))e-1}}"
+done
+export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=2025-01-01 END_DATE=2025-12-31 FEED_KEY FEED_USER
 
 cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
-run_wrk() { (cd "$HARNESS/wrk" && wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
+# a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua)
+run_wrk() {
+	local dir="$HARNESS/wrk"
+	[ -f "bench/wrk/$1.lua" ] && dir="$PWD/bench/wrk"
+	(cd "$dir" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'
+}
 TICKS=$(getconf CLK_TCK)
 
 log "warming up: 45 s of POST, then $WARMUP s of each workload"

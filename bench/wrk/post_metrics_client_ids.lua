@@ -1,0 +1,31 @@
+-- POST /api/v1/health/metrics as post_metrics.lua of the shared harness (16 users a thread), each
+-- request with a client_record_id of its own (version 0): the create path of a partner that syncs
+-- with client record ids, to compare with the plain POST.
+local common = require "common"
+
+local key = common.env("BENCH_KEY")
+local thread_count = 0
+
+function setup(thread)
+   thread_count = thread_count + 1
+   thread:set("thread_no", thread_count)
+end
+
+local n, run
+
+function init(args)
+   n, run = 0, tostring(os.time())
+end
+
+function request()
+   n = n + 1
+   local body = string.format(
+      '{"user_id":"u-post-%d-%d","client_record_id":"c-%s-%d-%d","metrics":{"weight":72.5,"resting_heart_rate":58}}',
+      thread_no, n % 16, run, thread_no, n)
+   return wrk.format("POST", "/api/v1/health/metrics",
+      { ["Content-Type"] = "application/json", ["x-api-key"] = key }, body)
+end
+
+function done(summary, latency, requests)
+   common.finish(summary, latency)
+end
