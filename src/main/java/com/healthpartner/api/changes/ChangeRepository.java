@@ -3,7 +3,9 @@ package com.healthpartner.api.changes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.r2dbc.spi.Readable;
 import reactor.core.publisher.Mono;
@@ -21,6 +23,9 @@ import org.springframework.stereotype.Repository;
 @Repository
 class ChangeRepository {
 
+	/** The page query of each resource condition (three in all), built once. */
+	private static final Map<String, String> PAGES = new ConcurrentHashMap<>();
+
 	private final DatabaseClient db;
 
 	ChangeRepository(DatabaseClient db) {
@@ -32,13 +37,13 @@ class ChangeRepository {
 	 * resources ({@code user_erased} always), with the horizon and the retention bound.
 	 */
 	Mono<Slice> page(UUID partnerId, String resources, long afterTxid, long afterSeq, int limit) {
-		return this.db.sql(pageSql(resources))
+		return this.db.sql(PAGES.computeIfAbsent(resources, ChangeRepository::pageSql))
 			.bind("partnerId", partnerId)
 			.bind("afterTxid", Long.toString(afterTxid))
 			.bind("afterSeq", afterSeq)
 			.bind("limit", limit)
-			.map((row) -> new Line(row.get("horizon", Long.class), row.get("kept_from", Long.class),
-					(row.get("seq", Long.class) != null) ? change(row) : null))
+			.map((row) -> new Line(row.get(0, Long.class), row.get(1, Long.class),
+					(row.get(3, Long.class) != null) ? change(row) : null))
 			.all()
 			.collectList()
 			.map(ChangeRepository::slice);
@@ -98,13 +103,15 @@ class ChangeRepository {
 				""").bind("keptFrom", Long.toString(keptFrom)).bind("batch", batch).fetch().rowsUpdated();
 	}
 
+	/**
+	 * A change from its columns by position (in the order of {@link #pageSql}: horizon
+	 * and kept_from first), sparing a look-up by name of each of a page's 1,500 values.
+	 */
 	private static ChangeRow change(Readable row) {
-		return new ChangeRow(row.get("txid", Long.class), row.get("seq", Long.class), row.get("kind", String.class),
-				row.get("resource", String.class), row.get("record_id", UUID.class), row.get("user_id", String.class),
-				row.get("client_record_id", String.class), row.get("client_record_version", Long.class),
-				row.get("data", String.class), row.get("recorded_at", Instant.class),
-				row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
-				row.get("changed_at", Instant.class));
+		return new ChangeRow(row.get(2, Long.class), row.get(3, Long.class), row.get(4, String.class),
+				row.get(5, String.class), row.get(6, UUID.class), row.get(7, String.class), row.get(8, String.class),
+				row.get(9, Long.class), row.get(10, String.class), row.get(11, Instant.class),
+				row.get(12, Instant.class), row.get(13, Instant.class), row.get(14, Instant.class));
 	}
 
 	private static Slice slice(List<Line> lines) {
