@@ -64,6 +64,39 @@ class AssessmentRepository {
 			"""
 		.formatted(VISIBLE, COLUMNS);
 
+	private static final String DELETE_ERASED = """
+			with gone as (
+			    delete from assessments r where partner_id = :partnerId and id = :id and not (%s)
+			    returning user_id
+			)
+			update user_erasures set assessments_deleted = assessments_deleted + 1
+			where id = (select e.id from user_erasures e join gone g on e.user_id = g.user_id
+			            where e.partner_id = :partnerId and e.status = 'pending' order by e.requested_at limit 1)
+			""".formatted(VISIBLE);
+
+	private static final String DELETE = """
+			with gone as (
+			    delete from assessments r where partner_id = :partnerId and id = :id and %s
+			    returning id, user_id, client_record_id
+			), change as (
+			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at)
+			    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt from gone
+			), audit as (
+			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+			    select :auditId, :auditAt, :partnerId, :keyId, user_id, 'delete', 'assessments', 1, :requestId from gone
+			)
+			select count(*) as deleted from gone
+			"""
+		.formatted(VISIBLE);
+
+	private static final String FIND = "select %s from assessments r where partner_id = :partnerId and id = :id and %s"
+		.formatted(COLUMNS, VISIBLE);
+
+	private static final String BY_CLIENT_ID = """
+			select %s, %s as visible from assessments r
+			where partner_id = :partnerId and client_record_id = :clientRecordId
+			""".formatted(COLUMNS, VISIBLE);
+
 	private final DatabaseClient db;
 
 	private final LongReads longReads;
@@ -99,10 +132,7 @@ class AssessmentRepository {
 	 * The record stored under a client record id, and whether an erasure hides it.
 	 */
 	Mono<Existing> byClientId(UUID partnerId, String clientRecordId) {
-		return this.db.sql("""
-				select %s, %s as visible from assessments r
-				where partner_id = :partnerId and client_record_id = :clientRecordId
-				""".formatted(COLUMNS, VISIBLE))
+		return this.db.sql(BY_CLIENT_ID)
 			.bind("partnerId", partnerId)
 			.bind("clientRecordId", clientRecordId)
 			.map((row) -> new Existing(row(row), Boolean.TRUE.equals(row.get("visible", Boolean.class))))
@@ -114,15 +144,7 @@ class AssessmentRepository {
 	 * for a new record at once), counted with that erasure's deletions.
 	 */
 	Mono<Void> deleteErased(UUID partnerId, UUID id) {
-		return this.db.sql("""
-				with gone as (
-				    delete from assessments r where partner_id = :partnerId and id = :id and not (%s)
-				    returning user_id
-				)
-				update user_erasures set assessments_deleted = assessments_deleted + 1
-				where id = (select e.id from user_erasures e join gone g on e.user_id = g.user_id
-				            where e.partner_id = :partnerId and e.status = 'pending' order by e.requested_at limit 1)
-				""".formatted(VISIBLE)).bind("partnerId", partnerId).bind("id", id).then();
+		return this.db.sql(DELETE_ERASED).bind("partnerId", partnerId).bind("id", id).then();
 	}
 
 	/**
@@ -130,37 +152,14 @@ class AssessmentRepository {
 	 * statement; false when there was none.
 	 */
 	Mono<Boolean> delete(UUID partnerId, UUID id, AuditActor actor) {
-		return actor
-			.bind(this.db
-				.sql("""
-						with gone as (
-						    delete from assessments r where partner_id = :partnerId and id = :id and %s
-						    returning id, user_id, client_record_id
-						), change as (
-						    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at)
-						    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt from gone
-						), audit as (
-						    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-						    select :auditId, :auditAt, :partnerId, :keyId, user_id, 'delete', 'assessments', 1, :requestId from gone
-						)
-						select count(*) as deleted from gone
-						"""
-					.formatted(VISIBLE))
-				.bind("partnerId", partnerId)
-				.bind("id", id))
+		return actor.bind(this.db.sql(DELETE).bind("partnerId", partnerId).bind("id", id))
 			.map((row) -> row.get("deleted", Long.class))
 			.one()
 			.map((count) -> count > 0);
 	}
 
 	Mono<AssessmentRow> find(UUID partnerId, UUID id) {
-		return this.db
-			.sql("select %s from assessments r where partner_id = :partnerId and id = :id and %s".formatted(COLUMNS,
-					VISIBLE))
-			.bind("partnerId", partnerId)
-			.bind("id", id)
-			.map(AssessmentRepository::row)
-			.one();
+		return this.db.sql(FIND).bind("partnerId", partnerId).bind("id", id).map(AssessmentRepository::row).one();
 	}
 
 	/**
