@@ -12,7 +12,7 @@
 # minute and one on 'default', seeds the GET workloads' data (50 metrics records, 20 assessments;
 # and for the feed, a third partner with 100 metrics records of one user, so its feed holds 100 changes),
 # warms the JVM up, then for each workload: wrk for DURATION seconds at CONNECTIONS connections,
-# the service's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
+# the service's and PostgreSQL's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
 # JFR recording of CPU samples, summarised by bench/jfr-top.py (or, with ASYNC_PROFILER=<path of
 # libasyncProfiler.so>, an async-profiler recording, native and kernel frames included, summarised
 # by bench/collapsed-top.py).
@@ -79,6 +79,8 @@ done
 export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=2025-01-01 END_DATE=2025-12-31 FEED_KEY FEED_USER
 
 cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+# the CPU ticks of every PostgreSQL process of the machine (its backends live as long as the pools)
+dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
 # a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua)
 run_wrk() {
 	local dir="$HARNESS/wrk"
@@ -90,19 +92,24 @@ TICKS=$(getconf CLK_TCK)
 log "warming up: 45 s of POST, then $WARMUP s of each workload"
 run_wrk post_metrics 45 >/dev/null
 for w in $WORKLOADS; do run_wrk "$w" "$WARMUP" >/dev/null; done
+# Statistics for the planner, as autovacuum would gather them: this machine's PostgreSQL runs with
+# autovacuum off, and without statistics of the tables the warm-up filled the planner guesses
+# (the feed's page, for one, then sorts a bitmap scan instead of reading its index in order).
+psql -d bench_profile -qc "ANALYZE" >/dev/null
 
-printf '%-16s %10s %10s %10s %12s\n' workload req/s p50_ms p99_ms cpu_us/req | tee "$OUT/summary.txt"
+printf '%-16s %10s %10s %10s %12s %12s\n' workload req/s p50_ms p99_ms cpu_us/req db_us/req | tee "$OUT/summary.txt"
 for w in $WORKLOADS; do
-	before=$(cpu)
+	before=$(cpu) db_before=$(dbcpu)
 	result=$(run_wrk "$w" "$DURATION")
-	after=$(cpu)
-	python3 - "$result" "$before" "$after" "$TICKS" "$w" <<'PY' | tee -a "$OUT/summary.txt"
+	after=$(cpu) db_after=$(dbcpu)
+	python3 - "$result" "$before" "$after" "$TICKS" "$w" "$db_before" "$db_after" <<'PY' | tee -a "$OUT/summary.txt"
 import sys
 result, before, after, ticks, workload = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+db_us = (int(sys.argv[7]) - int(sys.argv[6])) / ticks * 1e6
 r = dict(kv.split('=') for kv in result.split()[1:])
 requests = int(r['requests'])
 cpu_us = (after - before) / ticks * 1e6 / max(requests, 1)
-print(f"{workload:16s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f}")
+print(f"{workload:16s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f} {db_us / max(requests, 1):12.1f}")
 PY
 done
 # Then (PROFILE=1, the default) each workload again with a JFR recording of CPU samples: after all
