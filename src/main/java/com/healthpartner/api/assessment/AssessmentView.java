@@ -1,36 +1,34 @@
 package com.healthpartner.api.assessment;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
-
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.text.JsonWritable;
 
 /**
- * An assessment as partners see it. {@code responses} is written as the JSON text the
- * database returned, so no record is parsed on its way out.
+ * An assessment as partners see it, written straight from its row: {@code responses} as
+ * the JSON text the database returned, so no record is parsed on its way out, and each
+ * time appended in place rather than formatted into a string of its own.
  */
-record AssessmentView(String id, String userId, String clientRecordId, Long clientRecordVersion,
-		@JsonRawValue String responses, String createdAt, String updatedAt) implements JsonWritable {
+record AssessmentView(AssessmentRow row) implements JsonWritable {
 
 	static AssessmentView of(AssessmentRow row) {
-		return new AssessmentView(row.id().toString(), row.userId(), row.clientRecordId(), row.clientRecordVersion(),
-				row.responses(), Timestamps.format(row.createdAt()), Timestamps.format(row.updatedAt()));
+		return new AssessmentView(row);
 	}
 
 	@Override
 	public void writeJson(StringBuilder out) {
-		out.append("{\"id\":\"").append(this.id).append("\",\"user_id\":");
-		JsonText.quote(out, this.userId).append(",\"client_record_id\":");
-		if (this.clientRecordId != null) {
-			JsonText.quote(out, this.clientRecordId);
+		out.append("{\"id\":\"").append(this.row.id()).append("\",\"user_id\":");
+		JsonText.quote(out, this.row.userId()).append(",\"client_record_id\":");
+		if (this.row.clientRecordId() != null) {
+			JsonText.quote(out, this.row.clientRecordId());
 		}
 		else {
 			out.append("null");
 		}
-		out.append(",\"client_record_version\":").append(this.clientRecordVersion);
-		out.append(",\"responses\":").append(this.responses).append(",\"created_at\":\"");
-		out.append(this.createdAt).append("\",\"updated_at\":\"").append(this.updatedAt).append("\"}");
+		out.append(",\"client_record_version\":").append(this.row.clientRecordVersion());
+		out.append(",\"responses\":").append(this.row.responses()).append(",\"created_at\":\"");
+		Timestamps.append(out, this.row.createdAt()).append("\",\"updated_at\":\"");
+		Timestamps.append(out, this.row.updatedAt()).append("\"}");
 	}
 
 }

@@ -1,38 +1,35 @@
 package com.healthpartner.api.metric;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
-
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.text.JsonWritable;
 
 /**
- * A metrics record as partners see it. {@code metrics} is written as the JSON text the
- * database returned, so no record is parsed on its way out.
+ * A metrics record as partners see it, written straight from its row: {@code metrics} as
+ * the JSON text the database returned, so no record is parsed on its way out, and each
+ * time appended in place rather than formatted into a string of its own.
  */
-record MetricView(String id, String userId, String clientRecordId, Long clientRecordVersion,
-		@JsonRawValue String metrics, String recordedAt, String createdAt, String updatedAt) implements JsonWritable {
+record MetricView(MetricRow row) implements JsonWritable {
 
 	static MetricView of(MetricRow row) {
-		return new MetricView(row.id().toString(), row.userId(), row.clientRecordId(), row.clientRecordVersion(),
-				row.metrics(), Timestamps.format(row.recordedAt()), Timestamps.format(row.createdAt()),
-				Timestamps.format(row.updatedAt()));
+		return new MetricView(row);
 	}
 
 	@Override
 	public void writeJson(StringBuilder out) {
-		out.append("{\"id\":\"").append(this.id).append("\",\"user_id\":");
-		JsonText.quote(out, this.userId).append(",\"client_record_id\":");
-		if (this.clientRecordId != null) {
-			JsonText.quote(out, this.clientRecordId);
+		out.append("{\"id\":\"").append(this.row.id()).append("\",\"user_id\":");
+		JsonText.quote(out, this.row.userId()).append(",\"client_record_id\":");
+		if (this.row.clientRecordId() != null) {
+			JsonText.quote(out, this.row.clientRecordId());
 		}
 		else {
 			out.append("null");
 		}
-		out.append(",\"client_record_version\":").append(this.clientRecordVersion);
-		out.append(",\"metrics\":").append(this.metrics).append(",\"recorded_at\":\"");
-		out.append(this.recordedAt).append("\",\"created_at\":\"").append(this.createdAt);
-		out.append("\",\"updated_at\":\"").append(this.updatedAt).append("\"}");
+		out.append(",\"client_record_version\":").append(this.row.clientRecordVersion());
+		out.append(",\"metrics\":").append(this.row.metrics()).append(",\"recorded_at\":\"");
+		Timestamps.append(out, this.row.recordedAt()).append("\",\"created_at\":\"");
+		Timestamps.append(out, this.row.createdAt()).append("\",\"updated_at\":\"");
+		Timestamps.append(out, this.row.updatedAt()).append("\"}");
 	}
 
 }
