@@ -51,11 +51,12 @@ class AssessmentRepository {
 			      and %s
 			    returning r.*, (r.xmax = 0) as inserted
 			), change as (
-			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id,
-			                         client_record_version, data, created_at, updated_at, changed_at)
-			    select partner_id, case when inserted then 'created' else 'updated' end, 'assessments', id, user_id,
-			           client_record_id, client_record_version, responses, created_at, updated_at, updated_at
-			    from stored
+			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
+			    select partner_id, kind, 'assessments', id, user_id, client_record_id, updated_at,
+			           change_item(kind, 'assessments', id, user_id, client_record_id, updated_at,
+			                       assessment_view(id, user_id, client_record_id, client_record_version, responses,
+			                                   created_at, updated_at))
+			    from (select *, case when inserted then 'created' else 'updated' end as kind from stored) s
 			), audit as (
 			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
 			    select :auditId, :auditAt, partner_id, :keyId, user_id, 'write', 'assessments', 1, :requestId from stored
@@ -79,8 +80,10 @@ class AssessmentRepository {
 			    delete from assessments r where partner_id = :partnerId and id = :id and %s
 			    returning id, user_id, client_record_id
 			), change as (
-			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at)
-			    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt from gone
+			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
+			    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt,
+			           change_item('deleted', 'assessments', id, user_id, client_record_id, :auditAt, null)
+			    from gone
 			), audit as (
 			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
 			    select :auditId, :auditAt, :partnerId, :keyId, user_id, 'delete', 'assessments', 1, :requestId from gone

@@ -37,95 +37,129 @@ class ChangeRepository {
 	 * resources ({@code user_erased} always), with the horizon and the retention bound.
 	 */
 	Mono<Slice> page(UUID partnerId, String resources, long afterTxid, long afterSeq, int limit) {
+		PageRows page = new PageRows(limit);
 		return this.db.sql(PAGES.computeIfAbsent(resources, ChangeRepository::pageSql))
 			.bind("partnerId", partnerId)
 			.bind("afterTxid", Long.toString(afterTxid))
 			.bind("afterSeq", afterSeq)
 			.bind("limit", limit)
-			.map((row) -> new Line(row.get(0, Long.class), row.get(1, Long.class),
-					(row.get(3, Long.class) != null) ? change(row) : null))
+			.map(page::add)
 			.all()
-			.collectList()
-			.map(ChangeRepository::slice);
+			// counted, not ignored: ignoring would pass each row's marker to the discard
+			// hook, which looks up the subscriber context of every one
+			.count()
+			.map((rows) -> page.slice());
 	}
 
 	/**
 	 * The page query; {@code resources} is a condition on {@code c.resource}
-	 * ({@code true} when the key reads both).
+	 * ({@code true} when the key reads both). Its first row holds the horizon and the
+	 * retention bound (and no change), read once by the statement, so that an empty page
+	 * has them too; the page's changes follow, in order, from the primary key. The
+	 * per-row look-up of pending erasures runs only when the partner has one.
 	 */
 	static String pageSql(String resources) {
 		return """
 				with h as materialized (
 				    select pg_snapshot_xmin(pg_current_snapshot()) as horizon,
-				           (select kept_from from changes_kept) as kept_from
-				), pending as materialized (
-				    select user_id, max(cutoff) as cutoff from user_erasures
-				    where partner_id = :partnerId and status = 'pending' group by user_id
+				           (select kept_from from changes_kept) as kept_from,
+				           exists (select 1 from user_erasures where partner_id = :partnerId and status = 'pending') as erasing
 				)
-				select h.horizon::text::bigint as horizon, h.kept_from::text::bigint as kept_from, c.*
-				from h left join lateral (
-				    select c.txid::text::bigint as txid, c.seq, c.kind, c.resource, c.record_id, c.user_id,
-				           c.client_record_id, c.client_record_version, c.data::text as data, c.recorded_at,
-				           c.created_at, c.updated_at, c.changed_at
+				select h.horizon::text::bigint as horizon, h.kept_from::text::bigint as kept_from, null::bigint as txid,
+				       null::bigint as seq, null::text as shown, null::text as user_id, null::text as item
+				from h
+				union all (
+				    select null, null, c.txid::text::bigint, c.seq,
+				           case when c.kind in ('created', 'updated') then c.resource end, c.user_id, c.item
 				    from changes c
 				    where c.partner_id = :partnerId and (c.txid, c.seq) > (cast(:afterTxid as text)::xid8, :afterSeq)
-				      and c.txid < h.horizon
+				      and c.txid < (select horizon from h)
 				      and (c.kind = 'user_erased' or (%s))
-				      and (c.kind = 'user_erased'
-				           or not exists (select 1 from pending p where p.user_id = c.user_id and c.txid < p.cutoff))
+				      and (c.kind = 'user_erased' or not (select erasing from h)
+				           or not exists (select 1 from user_erasures e
+				                          where e.partner_id = :partnerId and e.status = 'pending'
+				                            and e.user_id = c.user_id and c.txid < e.cutoff))
 				    order by c.txid, c.seq
 				    limit :limit
-				) c on true
-				""".formatted(resources);
+				)
+				"""
+			.formatted(resources);
 	}
 
 	/**
 	 * Marks changes below the first transaction of a change younger than {@code before}
 	 * (or below the horizon when there is none) as no longer kept; returns that bound.
 	 * Committed before anything is deleted, so that a cursor older than it is refused
-	 * before its changes go.
+	 * before its changes go. Each partner's first such change is found through the
+	 * primary key, reading past only its changes that are about to go.
 	 */
 	Mono<Long> keepFrom(Instant before) {
 		return this.db.sql("""
 				update changes_kept set kept_from = greatest(kept_from, least(
-				    coalesce((select min(txid) from changes where changed_at >= :before),
+				    coalesce((select min(f.txid) from partners p cross join lateral (
+				                  select c.txid from changes c where c.partner_id = p.id and c.changed_at >= :before
+				                  order by c.txid limit 1) f),
 				             pg_snapshot_xmin(pg_current_snapshot())),
 				    pg_snapshot_xmin(pg_current_snapshot())))
 				returning kept_from::text::bigint as kept_from
 				""").bind("before", before).map((row) -> row.get("kept_from", Long.class)).one();
 	}
 
-	/** Deletes up to {@code batch} changes below {@code keptFrom}; returns how many. */
+	/**
+	 * Deletes up to {@code batch} changes below {@code keptFrom}, found partner by
+	 * partner through the primary key; returns how many.
+	 */
 	Mono<Long> deleteBefore(long keptFrom, int batch) {
-		return this.db.sql("""
-				delete from changes where ctid = any(array(
-				    select ctid from changes where txid < cast(:keptFrom as text)::xid8 limit :batch))
-				""").bind("keptFrom", Long.toString(keptFrom)).bind("batch", batch).fetch().rowsUpdated();
+		return this.db
+			.sql("""
+					delete from changes where ctid = any(array(
+					    select o.ctid from partners p cross join lateral (
+					        select c.ctid from changes c where c.partner_id = p.id and c.txid < cast(:keptFrom as text)::xid8
+					        limit :batch) o
+					    limit :batch))
+					""")
+			.bind("keptFrom", Long.toString(keptFrom))
+			.bind("batch", batch)
+			.fetch()
+			.rowsUpdated();
 	}
 
 	/**
-	 * A change from its columns by position (in the order of {@link #pageSql}: horizon
-	 * and kept_from first), sparing a look-up by name of each of a page's 1,500 values.
+	 * The rows of one page, read as they arrive: the horizon and the retention bound from
+	 * the row without a change, and each change from its columns by position (in the
+	 * order of {@link #pageSql}), sparing a look-up by name of each of a page's 500
+	 * values.
 	 */
-	private static ChangeRow change(Readable row) {
-		return new ChangeRow(row.get(2, Long.class), row.get(3, Long.class), row.get(4, String.class),
-				row.get(5, String.class), row.get(6, UUID.class), row.get(7, String.class), row.get(8, String.class),
-				row.get(9, Long.class), row.get(10, String.class), row.get(11, Instant.class),
-				row.get(12, Instant.class), row.get(13, Instant.class), row.get(14, Instant.class));
-	}
+	private static final class PageRows {
 
-	private static Slice slice(List<Line> lines) {
-		List<ChangeRow> changes = new ArrayList<>(lines.size());
-		for (Line line : lines) {
-			if (line.change() != null) {
-				changes.add(line.change());
-			}
+		private final List<ChangeRow> changes;
+
+		private long horizon;
+
+		private long keptFrom;
+
+		PageRows(int limit) {
+			this.changes = new ArrayList<>(limit);
 		}
-		Line first = lines.get(0);
-		return new Slice(changes, first.horizon(), first.keptFrom());
-	}
 
-	private record Line(long horizon, long keptFrom, ChangeRow change) {
+		Boolean add(Readable row) {
+			Long txid = row.get(2, Long.class);
+			if (txid == null) {
+				this.horizon = row.get(0, Long.class);
+				this.keptFrom = row.get(1, Long.class);
+			}
+			else {
+				String shown = row.get(4, String.class);
+				this.changes.add(new ChangeRow(txid, row.get(3, Long.class), shown,
+						(shown != null) ? row.get(5, String.class) : null, row.get(6, String.class)));
+			}
+			return Boolean.TRUE;
+		}
+
+		Slice slice() {
+			return new Slice(this.changes, this.horizon, this.keptFrom);
+		}
+
 	}
 
 	/**

@@ -1,14 +1,11 @@
 package com.healthpartner.api.changes;
 
-import java.time.Instant;
-import java.util.UUID;
-
 /**
- * One stored change: its place in the feed ({@code txid}, {@code seq}), what changed, and
- * for {@code created} and {@code updated} the record as it was then ({@code data} is the
- * stored metrics or responses as JSON text).
+ * One stored change as a page reads it: its place in the feed ({@code txid},
+ * {@code seq}), the resource and user of the record it shows (both {@code null} when it
+ * shows none: {@code deleted}, {@code user_erased}), and the rest of the change as the
+ * feed shows it ({@code item}: the JSON text after its {@code change_id}, written by the
+ * statement that stored the change).
  */
-public record ChangeRow(long txid, long seq, String kind, String resource, UUID recordId, String userId,
-		String clientRecordId, Long clientRecordVersion, String data, Instant recordedAt, Instant createdAt,
-		Instant updatedAt, Instant changedAt) {
+record ChangeRow(long txid, long seq, String shownResource, String shownUserId, String item) {
 }

@@ -39,14 +39,11 @@ class ChangesHandler {
 
 	private final Cursors cursors;
 
-	private final Map<String, ChangedRecords> records = new HashMap<>();
-
 	private final AuditTrail audit;
 
-	ChangesHandler(ChangeRepository changes, Cursors cursors, List<ChangedRecords> records, AuditTrail audit) {
+	ChangesHandler(ChangeRepository changes, Cursors cursors, AuditTrail audit) {
 		this.changes = changes;
 		this.cursors = cursors;
-		records.forEach((kind) -> this.records.put(kind.resource(), kind));
 		this.audit = audit;
 	}
 
@@ -81,26 +78,27 @@ class ChangesHandler {
 
 	private String body(ServerRequest request, ChangeRepository.Slice slice, int limit, long[] after, String scope) {
 		boolean more = slice.changes().size() > limit;
-		List<ChangeRow> shown = more ? slice.changes().subList(0, limit) : slice.changes();
-		StringBuilder json = new StringBuilder(64 + 400 * shown.size()).append("{\"data\":[");
-		Map<String, Long> read = new HashMap<>();
-		for (int i = 0; i < shown.size(); i++) {
-			ChangeRow change = shown.get(i);
+		List<ChangeRow> listed = more ? slice.changes().subList(0, limit) : slice.changes();
+		int length = 64;
+		for (ChangeRow change : listed) {
+			length += 48 + change.item().length();
+		}
+		StringBuilder json = new StringBuilder(length).append("{\"data\":[");
+		Map<Read, Long> read = new HashMap<>();
+		for (int i = 0; i < listed.size(); i++) {
+			ChangeRow change = listed.get(i);
 			if (i > 0) {
 				json.append(',');
 			}
-			ChangeView.write(json, change, (change.resource() != null) ? this.records.get(change.resource()) : null);
-			if (change.data() != null) {
-				read.merge(change.resource() + "\n" + change.userId(), 1L, Long::sum);
+			ChangeView.write(json, change);
+			if (change.shownResource() != null) {
+				read.merge(new Read(change.shownResource(), change.shownUserId()), 1L, Long::sum);
 			}
 		}
-		read.forEach((key, count) -> {
-			int split = key.indexOf('\n');
-			this.audit.read(request, key.substring(0, split), key.substring(split + 1), count);
-		});
+		read.forEach((key, count) -> this.audit.read(request, key.resource(), key.userId(), count));
 		long[] next = after;
 		if (more) {
-			ChangeRow last = shown.get(shown.size() - 1);
+			ChangeRow last = listed.get(listed.size() - 1);
 			next = new long[] { last.txid(), last.seq() };
 		}
 		else if (after[0] < slice.horizon()) {
@@ -110,6 +108,10 @@ class ChangesHandler {
 		json.append("],\"next_cursor\":");
 		JsonText.quote(json, this.cursors.encode(scope, next[0], next[1]));
 		return json.append(",\"has_more\":").append(more).append('}').toString();
+	}
+
+	/** The records of one user and resource that a page shows: one audit event each. */
+	private record Read(String resource, String userId) {
 	}
 
 }

@@ -14,6 +14,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
@@ -34,6 +37,15 @@ class ChangeFeedTest extends IntegrationTest {
 
 	@Autowired
 	private ConnectionFactory connections;
+
+	@Autowired
+	private ChangeRepository changes;
+
+	@Autowired
+	private DatabaseClient db;
+
+	@Autowired
+	private ReactiveTransactionManager transactions;
 
 	private HealthApi api;
 
@@ -192,8 +204,9 @@ class ChangeFeedTest extends IntegrationTest {
 		try {
 			Mono.from(held.beginTransaction()).block(Duration.ofSeconds(10));
 			Flux.from(held.createStatement("""
-					insert into changes (partner_id, kind, resource, record_id, user_id, changed_at)
-					values ($1, 'deleted', 'metrics', $2, 'held-user', now())
+					insert into changes (partner_id, kind, resource, record_id, user_id, changed_at, item)
+					values ($1, 'deleted', 'metrics', $2, 'held-user', now(),
+					        change_item('deleted', 'metrics', $2, 'held-user', null, now(), null))
 					""").bind("$1", UUID.fromString(this.partner.partnerId())).bind("$2", UUID.randomUUID()).execute())
 				.flatMap(Result::getRowsUpdated)
 				.blockLast(Duration.ofSeconds(10));
@@ -212,6 +225,45 @@ class ChangeFeedTest extends IntegrationTest {
 		finally {
 			Mono.from(held.close()).block(Duration.ofSeconds(10));
 		}
+	}
+
+	@Test
+	void aPendingErasureHidesTheUsersEarlierChangesFromThePageAndOnlyTheirs() {
+		String other = "other-" + this.user;
+		this.api.create(HealthApi.METRICS, this.partner.apiKey(),
+				"{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}");
+		this.api.create(HealthApi.METRICS, this.partner.apiKey(),
+				"{\"user_id\": \"" + other + "\", \"metrics\": {\"weight\": 60}}");
+		UUID partnerId = UUID.fromString(this.partner.partnerId());
+		eventually(Duration.ofSeconds(5),
+				() -> users(this.changes.page(partnerId, "true", 0, 0, 100)).equals(List.of(this.user, other)));
+
+		// an erasure left pending, seen only by this transaction (rolled back, so the
+		// worker
+		// never carries it out): the page leaves out its user's changes before its
+		// cut-off
+		TransactionalOperator transaction = TransactionalOperator.create(this.transactions);
+		List<String> listed = transaction.execute((status) -> {
+			status.setRollbackOnly();
+			return this.db.sql("""
+					insert into user_erasures (id, partner_id, user_id, status, cutoff, requested_at)
+					values (:id, :partnerId, :userId, 'pending', pg_current_xact_id(), now())
+					""")
+				.bind("id", UUID.randomUUID())
+				.bind("partnerId", partnerId)
+				.bind("userId", this.user)
+				.then()
+				.then(this.changes.page(partnerId, "true", 0, 0, 100));
+		}).map(ChangeFeedTest::userIds).single().block(Duration.ofSeconds(10));
+		assertThat(listed).containsExactly(other);
+	}
+
+	private static List<String> users(Mono<ChangeRepository.Slice> page) {
+		return userIds(page.block(Duration.ofSeconds(10)));
+	}
+
+	private static List<String> userIds(ChangeRepository.Slice slice) {
+		return slice.changes().stream().map(ChangeRow::shownUserId).toList();
 	}
 
 }

@@ -12,14 +12,16 @@ import java.util.UUID;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
+import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.support.TestInfrastructure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The migration that introduced the change feed gives every record stored before it a
- * {@code created} change with its content and creation time (in the order they were
- * created, metrics first, then assessments), so that the feed covers them too.
+ * {@code created} change with its record (as a GET shows it, stored in that form since
+ * V31) and creation time (in the order they were created, metrics first, then
+ * assessments), so that the feed covers them too.
  */
 class FeedBackfillTest {
 
@@ -59,22 +61,39 @@ class FeedBackfillTest {
 				.locations("classpath:db/migration")
 				.load()
 				.migrate();
-			try (Connection db = DriverManager.getConnection(url, shared.username(), shared
-				.password()); Statement sql = db.createStatement(); ResultSet changes = sql.executeQuery("""
-						select c.kind, c.resource, c.data::text as data, c.changed_at = r.created_at as same_time
-						from changes c join (select id, created_at from metric_records
-						                     union all select id, created_at from assessments) r on r.id = c.record_id
-						order by c.txid, c.seq
-						""")) {
+			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
+					Statement sql = db.createStatement();
+					ResultSet changes = sql.executeQuery(
+							"""
+									select c.kind, c.resource, c.item, c.changed_at = r.created_at as same_time, r.id,
+									       r.recorded_at, r.created_at
+									from changes c join (select id, recorded_at, created_at from metric_records
+									                     union all select id, null, created_at from assessments) r on r.id = c.record_id
+									order by c.txid, c.seq
+									""")) {
 				List<String> listed = new ArrayList<>();
 				while (changes.next()) {
 					assertThat(changes.getBoolean("same_time")).isTrue();
-					listed.add(changes.getString("kind") + " " + changes.getString("resource") + " "
-							+ changes.getString("data"));
+					String created = Timestamps.format(changes.getTimestamp("created_at").toInstant());
+					String content = (changes.getTimestamp("recorded_at") != null)
+							? "\"metrics\":{\"weight\": 70},\"recorded_at\":\""
+									+ Timestamps.format(changes.getTimestamp("recorded_at").toInstant()) + "\","
+							: "\"responses\":{\"q\": 1},";
+					// the change as the feed shows it after its change_id, with the
+					// record as a GET of
+					// it shows it, byte for byte
+					String id = changes.getString("id");
+					assertThat(changes.getString("item")).isEqualTo("\"kind\":\"created\",\"resource\":\""
+							+ changes.getString("resource") + "\",\"id\":\"" + id
+							+ "\",\"user_id\":\"u1\",\"client_record_id\":null,\"changed_at\":\"" + created
+							+ "\",\"record\":{\"id\":\"" + id
+							+ "\",\"user_id\":\"u1\",\"client_record_id\":null,\"client_record_version\":null,"
+							+ content + "\"created_at\":\"" + created + "\",\"updated_at\":\"" + created + "\"}}");
+					listed.add(changes.getString("kind") + " " + changes.getString("resource"));
 				}
 				assertThat(listed).hasSize(8)
-					.startsWith("created metrics {\"weight\": 70}")
-					.endsWith("created assessments {\"q\": 1}")
+					.startsWith("created metrics")
+					.endsWith("created assessments")
 					.allMatch((change) -> change.startsWith("created "));
 			}
 		}
