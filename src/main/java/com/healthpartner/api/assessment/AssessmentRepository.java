@@ -11,6 +11,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
@@ -53,9 +54,10 @@ class AssessmentRepository {
 			), change as (
 			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
 			    select partner_id, kind, 'assessments', id, user_id, client_record_id, updated_at,
-			           change_item(kind, 'assessments', id, user_id, client_record_id, updated_at,
+			           change_item(kind, 'assessments', id, user_id, client_record_id, :createdAtText,
 			                       assessment_view(id, user_id, client_record_id, client_record_version, responses,
-			                                   created_at, updated_at))
+			                                   case when inserted then :createdAtText else api_time(created_at) end,
+			                                   :createdAtText))
 			    from (select *, case when inserted then 'created' else 'updated' end as kind from stored) s
 			), audit as (
 			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
@@ -82,7 +84,7 @@ class AssessmentRepository {
 			), change as (
 			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
 			    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt,
-			           change_item('deleted', 'assessments', id, user_id, client_record_id, :auditAt, null)
+			           change_item('deleted', 'assessments', id, user_id, client_record_id, api_time(:auditAt), null)
 			    from gone
 			), audit as (
 			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
@@ -123,7 +125,10 @@ class AssessmentRepository {
 			.bind("partnerId", partnerId)
 			.bind("userId", row.userId())
 			.bind("responses", row.responses())
-			.bind("createdAt", row.createdAt());
+			.bind("createdAt", row.createdAt())
+			// the change's view of the record takes the times it knows as the API writes
+			// them (the statement would otherwise format them again with to_char)
+			.bind("createdAtText", Timestamps.format(row.createdAt()));
 		spec = Bindings.nullable(spec, "clientRecordId", row.clientRecordId(), String.class);
 		spec = Bindings.nullable(spec, "clientRecordVersion", row.clientRecordVersion(), Long.class);
 		return actor.bind(spec)

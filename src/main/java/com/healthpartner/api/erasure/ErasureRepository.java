@@ -44,7 +44,7 @@ class ErasureRepository {
 						), change as (
 						    insert into changes (partner_id, kind, user_id, changed_at, item)
 						    values (:partnerId, 'user_erased', :userId, :auditAt,
-						            change_item('user_erased', null, null, :userId, null, :auditAt, null))
+						            change_item('user_erased', null, null, :userId, null, api_time(:auditAt), null))
 						), audit as (
 						    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
 						    values (:auditId, :auditAt, :partnerId, :keyId, :userId, 'erase', 'users', 0, :requestId)

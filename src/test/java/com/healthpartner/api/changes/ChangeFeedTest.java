@@ -206,7 +206,7 @@ class ChangeFeedTest extends IntegrationTest {
 			Flux.from(held.createStatement("""
 					insert into changes (partner_id, kind, resource, record_id, user_id, changed_at, item)
 					values ($1, 'deleted', 'metrics', $2, 'held-user', now(),
-					        change_item('deleted', 'metrics', $2, 'held-user', null, now(), null))
+					        change_item('deleted', 'metrics', $2, 'held-user', null, api_time(now()), null))
 					""").bind("$1", UUID.fromString(this.partner.partnerId())).bind("$2", UUID.randomUUID()).execute())
 				.flatMap(Result::getRowsUpdated)
 				.blockLast(Duration.ofSeconds(10));
