@@ -62,7 +62,9 @@ class ErasureWorker implements SmartLifecycle {
 					() -> this.erasures.deleteRecords(erasure, "metric_records", "metrics_deleted", batch))
 				.then(drain(() -> this.erasures.deleteRecords(erasure, "assessments", "assessments_deleted", batch)))
 				.then(drain(() -> this.erasures.deleteChanges(erasure, batch)))
-				.then(this.erasures.complete(erasure, this.clock.instant())))
+				// the time of completion, read when the last batch is done, not when the
+				// round was put together
+				.then(Mono.defer(() -> this.erasures.complete(erasure, this.clock.instant()))))
 			.onErrorResume((failure) -> {
 				log.warn("Erasure " + erasure.id() + " could not go on yet (it is retried): " + failure);
 				return Mono.empty();

@@ -1,6 +1,7 @@
 package com.healthpartner.api.erasure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,15 +61,26 @@ class LargeErasureIT extends IntegrationTest {
 			.isEqualTo(List.of());
 		List<Long> writeMillis = new ArrayList<>();
 		Map<String, Object> status;
+		boolean advanced = false;
 		do {
 			long start = System.nanoTime();
 			api.create(HealthApi.METRICS, partner.apiKey(),
 					"{\"user_id\": \"neighbour-" + user + "\", \"metrics\": {\"weight\": 70}}");
 			writeMillis.add((System.nanoTime() - start) / 1_000_000);
 			status = api.page(partner.apiKey(), "/api/v1/health/erasures/{id}", erasure.get("erasure_id"));
+			if (!advanced && "pending".equals(status.get("status"))
+					&& ((Number) status.get("metrics_deleted")).intValue() > 0) {
+				// halfway through: completed_at must be read when the erasure completes
+				this.clock.advance(Duration.ofMinutes(10));
+				advanced = true;
+			}
 		}
 		while (!"completed".equals(status.get("status")) && writeMillis.size() < 5_000);
 		assertThat(status).containsEntry("status", "completed").containsEntry("metrics_deleted", 50_000);
+		assertThat(advanced).as("the erasure was seen under way").isTrue();
+		assertThat(Duration.between(Instant.parse((String) status.get("requested_at")),
+				Instant.parse((String) status.get("completed_at"))))
+			.isGreaterThanOrEqualTo(Duration.ofMinutes(10));
 		assertThat(count("select count(*) as n from metric_records where user_id = :u", user)).isZero();
 		List<Long> sorted = writeMillis.stream().sorted().toList();
 		System.out.println("Erasure of 50,000 records: " + writeMillis.size() + " writes of a neighbour meanwhile, "
