@@ -53,10 +53,12 @@ class ChangeRepository {
 
 	/**
 	 * The page query; {@code resources} is a condition on {@code c.resource}
-	 * ({@code true} when the key reads both). Its first row holds the horizon and the
-	 * retention bound (and no change), read once by the statement, so that an empty page
-	 * has them too; the page's changes follow, in order, from the primary key. The
-	 * per-row look-up of pending erasures runs only when the partner has one.
+	 * ({@code true} when the key reads both). One row holds the horizon and the retention
+	 * bound (and no change), read once by the statement, so that an empty page has them
+	 * too; the page's changes follow in the order of their own branch of the
+	 * {@code union all} (PostgreSQL appends a branch's rows as it returns them), read
+	 * through the primary key. The per-row look-up of pending erasures runs only when the
+	 * partner has one.
 	 */
 	static String pageSql(String resources) {
 		return """
