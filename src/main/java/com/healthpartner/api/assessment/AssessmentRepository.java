@@ -15,6 +15,7 @@ import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
+import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.system.Bindings;
 
@@ -67,40 +68,7 @@ class AssessmentRepository {
 			"""
 		.formatted(VISIBLE, COLUMNS);
 
-	private static final String DELETE_ERASED = """
-			with gone as (
-			    delete from assessments r where partner_id = :partnerId and id = :id and not (%s)
-			    returning user_id
-			)
-			update user_erasures set assessments_deleted = assessments_deleted + 1
-			where id = (select e.id from user_erasures e join gone g on e.user_id = g.user_id
-			            where e.partner_id = :partnerId and e.status = 'pending' order by e.requested_at limit 1)
-			""".formatted(VISIBLE);
-
-	private static final String DELETE = """
-			with gone as (
-			    delete from assessments r where partner_id = :partnerId and id = :id and %s
-			    returning id, user_id, client_record_id
-			), change as (
-			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-			    select :partnerId, 'deleted', 'assessments', id, user_id, client_record_id, :auditAt,
-			           change_item('deleted', 'assessments', id, user_id, client_record_id, api_time(:auditAt), null)
-			    from gone
-			), audit as (
-			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-			    select :auditId, :auditAt, :partnerId, :keyId, user_id, 'delete', 'assessments', 1, :requestId from gone
-			)
-			select count(*) as deleted from gone
-			"""
-		.formatted(VISIBLE);
-
-	private static final String FIND = "select %s from assessments r where partner_id = :partnerId and id = :id and %s"
-		.formatted(COLUMNS, VISIBLE);
-
-	private static final String BY_CLIENT_ID = """
-			select %s, %s as visible from assessments r
-			where partner_id = :partnerId and client_record_id = :clientRecordId
-			""".formatted(COLUMNS, VISIBLE);
+	private static final RecordStatements STATEMENTS = RecordStatements.of("assessments", "assessments", COLUMNS);
 
 	private final DatabaseClient db;
 
@@ -140,7 +108,7 @@ class AssessmentRepository {
 	 * The record stored under a client record id, and whether an erasure hides it.
 	 */
 	Mono<Existing> byClientId(UUID partnerId, String clientRecordId) {
-		return this.db.sql(BY_CLIENT_ID)
+		return this.db.sql(STATEMENTS.byClientId())
 			.bind("partnerId", partnerId)
 			.bind("clientRecordId", clientRecordId)
 			.map((row) -> new Existing(row(row), Boolean.TRUE.equals(row.get("visible", Boolean.class))))
@@ -152,7 +120,7 @@ class AssessmentRepository {
 	 * for a new record at once), counted with that erasure's deletions.
 	 */
 	Mono<Void> deleteErased(UUID partnerId, UUID id) {
-		return this.db.sql(DELETE_ERASED).bind("partnerId", partnerId).bind("id", id).then();
+		return this.db.sql(STATEMENTS.deleteErased()).bind("partnerId", partnerId).bind("id", id).then();
 	}
 
 	/**
@@ -160,14 +128,18 @@ class AssessmentRepository {
 	 * statement; false when there was none.
 	 */
 	Mono<Boolean> delete(UUID partnerId, UUID id, AuditActor actor) {
-		return actor.bind(this.db.sql(DELETE).bind("partnerId", partnerId).bind("id", id))
+		return actor.bind(this.db.sql(STATEMENTS.delete()).bind("partnerId", partnerId).bind("id", id))
 			.map((row) -> row.get("deleted", Long.class))
 			.one()
 			.map((count) -> count > 0);
 	}
 
 	Mono<AssessmentRow> find(UUID partnerId, UUID id) {
-		return this.db.sql(FIND).bind("partnerId", partnerId).bind("id", id).map(AssessmentRepository::row).one();
+		return this.db.sql(STATEMENTS.find())
+			.bind("partnerId", partnerId)
+			.bind("id", id)
+			.map(AssessmentRepository::row)
+			.one();
 	}
 
 	/**
