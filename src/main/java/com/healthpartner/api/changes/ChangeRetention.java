@@ -3,14 +3,11 @@ package com.healthpartner.api.changes;
 import java.time.Clock;
 import java.time.Duration;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+
+import com.healthpartner.api.system.PeriodicSweep;
 
 /**
  * Deletes changes older than the retention every minute: first the bound below which
@@ -19,11 +16,7 @@ import org.springframework.stereotype.Component;
  * run it at the same time as another: both delete what is there.
  */
 @Component
-class ChangeRetention implements SmartLifecycle {
-
-	private static final Duration EVERY = Duration.ofMinutes(1);
-
-	private static final Log log = LogFactory.getLog(ChangeRetention.class);
+class ChangeRetention extends PeriodicSweep {
 
 	private final ChangeRepository changes;
 
@@ -31,16 +24,15 @@ class ChangeRetention implements SmartLifecycle {
 
 	private final Clock clock;
 
-	private volatile Disposable sweeping;
-
 	ChangeRetention(ChangeRepository changes, ChangesProperties properties, Clock clock) {
+		super(Duration.ofMinutes(1), "old changes");
 		this.changes = changes;
 		this.properties = properties;
 		this.clock = clock;
 	}
 
-	/** One sweep; returns how many changes it deleted. */
-	Mono<Long> sweep() {
+	@Override
+	public Mono<Long> sweep() {
 		return sweep(this.clock.instant().minus(this.properties.retention()));
 	}
 
@@ -51,31 +43,6 @@ class ChangeRetention implements SmartLifecycle {
 			.flatMap((keptFrom) -> this.changes.deleteBefore(keptFrom, batch)
 				.expand((deleted) -> (deleted < batch) ? Mono.empty() : this.changes.deleteBefore(keptFrom, batch))
 				.reduce(0L, Long::sum));
-	}
-
-	@Override
-	public void start() {
-		this.sweeping = Flux.interval(EVERY)
-			.onBackpressureDrop()
-			.concatMap((tick) -> sweep().onErrorResume((failure) -> {
-				log.debug("Could not delete old changes yet: " + failure);
-				return Mono.empty();
-			}))
-			.subscribe();
-	}
-
-	@Override
-	public void stop() {
-		Disposable current = this.sweeping;
-		if (current != null) {
-			current.dispose();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		Disposable current = this.sweeping;
-		return current != null && !current.isDisposed();
 	}
 
 }
