@@ -32,31 +32,9 @@ PORT=18094
 ADMIN_TOKEN=profile-admin-token-0123456789
 OUT=bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
-log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-
-[ -f target/health-partner-api.jar ] || ./mvnw -B -q -DskipTests package
-psql -d postgres -qc "DROP DATABASE IF EXISTS bench_profile WITH (FORCE)" -c "CREATE DATABASE bench_profile" >/dev/null
-
-# shellcheck disable=SC2086
-SPRING_PROFILES_ACTIVE=prod SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$((PORT + 1)) \
-SPRING_R2DBC_URL="r2dbc:postgresql://$PGHOST:$PGPORT/bench_profile" SPRING_R2DBC_USERNAME=$PGUSER \
-SPRING_R2DBC_PASSWORD=$PGPASSWORD APP_ADMIN_TOKEN=$ADMIN_TOKEN \
-APP_SECRET_ENCRYPTION_KEY=$(printf '0123456789abcdef0123456789abcdef' | base64) \
-APP_PLANS=default=60,enterprise=300,loadtest=1000000000 APP_REGISTRATION_LIMIT_PER_HOUR=1000 \
-	java ${JAVA_OPTS:-} -jar target/health-partner-api.jar >"$OUT/service.log" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$((PORT + 1))/actuator/health/readiness" && break; sleep 0.5; done
-
-BASE=http://127.0.0.1:$PORT
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
-onboard() {
-	local reg
-	reg=$(curl -sf -X POST "$BASE/api/v1/auth" -H 'content-type: application/json' \
-		-d "{\"email\":\"profile-$1-$(date +%s%N)@example.com\",\"partner_name\":\"Profile $1\"}" | json registration_id)
-	curl -sf -X POST "$BASE/admin/v1/registrations/$reg/approve" -H "authorization: Bearer $ADMIN_TOKEN" \
-		-H 'content-type: application/json' -d "{\"plan\":\"$1\"}" | json api_key
-}
+# shellcheck source=bench/service.sh
+. bench/service.sh
+start_service bench_profile
 BENCH_KEY=$(onboard loadtest)
 DEFAULT_KEY=$(onboard default)
 GET_METRICS_USER=u-get-m-profile
