@@ -27,6 +27,7 @@ import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.records.ClientRecord;
 import com.healthpartner.api.records.RecordLists;
+import com.healthpartner.api.records.RecordWrites;
 
 /**
  * {@code /api/v1/health/assessments}: submit (create or update) an assessment, read or
@@ -83,33 +84,10 @@ class AssessmentHandler {
 					this.mapper.writeValueAsString(submitted.responses()), Timestamps.truncate(now),
 					Timestamps.truncate(now));
 			AuditActor actor = AuditActor.of(request, now);
-			return this.creates.create(partnerId, PATH, key, body, () -> write(partnerId, row, client, actor, 3));
+			return this.creates.create(partnerId, PATH, key, body,
+					() -> RecordWrites.write(this.assessments, partnerId, row, client, actor)
+						.map((stored) -> created(stored.outcome(), stored.row())));
 		});
-	}
-
-	/**
-	 * Stores a posted record and tells what happened. When the upsert wrote nothing, the
-	 * record under the client record id decides: another user's is a conflict, one that
-	 * an erasure hides is deleted now and the write tried again, any other is unchanged.
-	 * A record deleted in between is also tried again.
-	 */
-	private Mono<Created> write(UUID partnerId, AssessmentRow row, ClientRecord client, AuditActor actor,
-			int attempts) {
-		return this.assessments.upsert(partnerId, row, actor)
-			.map((written) -> created(written.inserted() ? RecordOutcome.CREATED : RecordOutcome.UPDATED,
-					written.row()))
-			.switchIfEmpty(Mono.defer(() -> (client.id() == null || attempts == 0)
-					? Mono.error(() -> new IllegalStateException("A record write stored nothing"))
-					: this.assessments.byClientId(partnerId, client.id()).flatMap((existing) -> {
-						if (!existing.visible()) {
-							return this.assessments.deleteErased(partnerId, existing.row().id())
-								.then(write(partnerId, row, client, actor, attempts - 1));
-						}
-						if (!existing.row().userId().equals(row.userId())) {
-							return Mono.error(client.conflict());
-						}
-						return Mono.just(created(RecordOutcome.UNCHANGED, existing.row()));
-					}).switchIfEmpty(Mono.defer(() -> write(partnerId, row, client, actor, attempts - 1)))));
 	}
 
 	private static Created created(RecordOutcome outcome, AssessmentRow row) {

@@ -16,6 +16,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.RecordStatements;
+import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.system.Bindings;
 
@@ -25,7 +26,7 @@ import com.healthpartner.api.system.Bindings;
  * {@code (partner_id, user_id, created_at, id)} from a keyset position, never an offset.
  */
 @Repository
-class AssessmentRepository {
+class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	/**
 	 * Rows fetched per round trip of a stream: the database sends the next batch only
@@ -87,7 +88,8 @@ class AssessmentRepository {
 	 * stored version is the same or higher, or the id belongs to another user or an
 	 * erased record): {@link #byClientId} then tells which.
 	 */
-	Mono<Written> upsert(UUID partnerId, AssessmentRow row, AuditActor actor) {
+	@Override
+	public Mono<Written<AssessmentRow>> upsert(UUID partnerId, AssessmentRow row, AuditActor actor) {
 		DatabaseClient.GenericExecuteSpec spec = this.db.sql(UPSERT)
 			.bind("id", row.id())
 			.bind("partnerId", partnerId)
@@ -100,18 +102,19 @@ class AssessmentRepository {
 		spec = Bindings.nullable(spec, "clientRecordId", row.clientRecordId(), String.class);
 		spec = Bindings.nullable(spec, "clientRecordVersion", row.clientRecordVersion(), Long.class);
 		return actor.bind(spec)
-			.map((stored) -> new Written(Boolean.TRUE.equals(stored.get("inserted", Boolean.class)), row(stored)))
+			.map((stored) -> new Written<>(Boolean.TRUE.equals(stored.get("inserted", Boolean.class)), row(stored)))
 			.one();
 	}
 
 	/**
 	 * The record stored under a client record id, and whether an erasure hides it.
 	 */
-	Mono<Existing> byClientId(UUID partnerId, String clientRecordId) {
+	@Override
+	public Mono<Existing<AssessmentRow>> byClientId(UUID partnerId, String clientRecordId) {
 		return this.db.sql(STATEMENTS.byClientId())
 			.bind("partnerId", partnerId)
 			.bind("clientRecordId", clientRecordId)
-			.map((row) -> new Existing(row(row), Boolean.TRUE.equals(row.get("visible", Boolean.class))))
+			.map((row) -> new Existing<>(row(row), Boolean.TRUE.equals(row.get("visible", Boolean.class))))
 			.one();
 	}
 
@@ -119,7 +122,8 @@ class AssessmentRepository {
 	 * Deletes a record that a pending erasure hides (so that its client record id is free
 	 * for a new record at once), counted with that erasure's deletions.
 	 */
-	Mono<Void> deleteErased(UUID partnerId, UUID id) {
+	@Override
+	public Mono<Void> deleteErased(UUID partnerId, UUID id) {
 		return this.db.sql(STATEMENTS.deleteErased()).bind("partnerId", partnerId).bind("id", id).then();
 	}
 
@@ -189,14 +193,6 @@ class AssessmentRepository {
 	private static AssessmentRow row(Readable row) {
 		return new AssessmentRow(row.get(0, UUID.class), row.get(1, String.class), row.get(2, String.class),
 				row.get(3, Long.class), row.get(4, String.class), row.get(5, Instant.class), row.get(6, Instant.class));
-	}
-
-	/** A written record: inserted, or else updated. */
-	record Written(boolean inserted, AssessmentRow row) {
-	}
-
-	/** A record found under a client record id; not visible while an erasure hides it. */
-	record Existing(AssessmentRow row, boolean visible) {
 	}
 
 }
