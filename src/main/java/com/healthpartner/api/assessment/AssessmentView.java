@@ -1,7 +1,7 @@
 package com.healthpartner.api.assessment;
 
 import com.healthpartner.api.json.Timestamps;
-import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.records.RecordViews;
 import com.healthpartner.api.text.JsonWritable;
 
 /**
@@ -17,15 +17,8 @@ record AssessmentView(AssessmentRow row) implements JsonWritable {
 
 	@Override
 	public void writeJson(StringBuilder out) {
-		out.append("{\"id\":\"").append(this.row.id()).append("\",\"user_id\":");
-		JsonText.quote(out, this.row.userId()).append(",\"client_record_id\":");
-		if (this.row.clientRecordId() != null) {
-			JsonText.quote(out, this.row.clientRecordId());
-		}
-		else {
-			out.append("null");
-		}
-		out.append(",\"client_record_version\":").append(this.row.clientRecordVersion());
+		RecordViews.head(out, this.row.id(), this.row.userId(), this.row.clientRecordId(),
+				this.row.clientRecordVersion());
 		out.append(",\"responses\":").append(this.row.responses()).append(",\"created_at\":\"");
 		Timestamps.append(out, this.row.createdAt()).append("\",\"updated_at\":\"");
 		Timestamps.append(out, this.row.updatedAt()).append("\"}");
