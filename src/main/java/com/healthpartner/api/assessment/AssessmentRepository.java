@@ -11,14 +11,13 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.audit.AuditActor;
-import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.UserQuery;
-import com.healthpartner.api.system.Bindings;
+import com.healthpartner.api.records.WriteBatches;
 
 /**
  * Assessments. Every query starts with the partner: a partner never reads another's rows,
@@ -41,33 +40,8 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
 
-	private static final String UPSERT = """
-			with stored as (
-			    insert into assessments as r (id, partner_id, user_id, client_record_id, client_record_version,
-			                                  responses, created_at, updated_at)
-			    values (:id, :partnerId, :userId, :clientRecordId, :clientRecordVersion, cast(:responses as jsonb),
-			            :createdAt, :createdAt)
-			    on conflict (partner_id, client_record_id) where client_record_id is not null do update
-			    set responses = excluded.responses,
-			        client_record_version = excluded.client_record_version, updated_at = excluded.updated_at
-			    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
-			      and %s
-			    returning r.*, (r.xmax = 0) as inserted
-			), change as (
-			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-			    select partner_id, kind, 'assessments', id, user_id, client_record_id, updated_at,
-			           change_item(kind, 'assessments', id, user_id, client_record_id, :createdAtText,
-			                       assessment_view(id, user_id, client_record_id, client_record_version, responses,
-			                                   case when inserted then :createdAtText else api_time(created_at) end,
-			                                   :createdAtText))
-			    from (select *, case when inserted then 'created' else 'updated' end as kind from stored) s
-			), audit as (
-			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-			    select :auditId, :auditAt, partner_id, :keyId, user_id, 'write', 'assessments', 1, :requestId from stored
-			)
-			select %s, inserted from stored r
-			"""
-		.formatted(VISIBLE, COLUMNS);
+	private static final String UPSERT = RecordStatements.upsert("assessments", "assessments", "responses",
+			"assessment_view", false, COLUMNS);
 
 	private static final RecordStatements STATEMENTS = RecordStatements.of("assessments", "assessments", COLUMNS);
 
@@ -75,35 +49,25 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private final LongReads longReads;
 
+	private final WriteBatches<AssessmentRow> writes;
+
 	AssessmentRepository(DatabaseClient db, LongReads longReads) {
 		this.db = db;
 		this.longReads = longReads;
+		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row);
 	}
 
 	/**
-	 * The one write of a posted record, in one statement: the record is inserted or, for
-	 * a client record id already stored with a lower version for the same user (and not
-	 * hidden by an erasure), updated; its change and its audit event are written by the
-	 * same statement, so all three commit together. Empty when nothing was written (the
-	 * stored version is the same or higher, or the id belongs to another user or an
-	 * erased record): {@link #byClientId} then tells which.
+	 * The one write of a posted assessment, in one statement with the writes of other
+	 * requests under way at the same time ({@link WriteBatches}): the assessment is
+	 * inserted or, for a client record id already stored with a lower version for the
+	 * same user (and not hidden by an erasure), updated; its change and its audit event
+	 * are written by the same statement, so all three commit together. Empty when nothing
+	 * was written: {@link #byClientId} then tells why.
 	 */
 	@Override
 	public Mono<Written<AssessmentRow>> upsert(UUID partnerId, AssessmentRow row, AuditActor actor) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(UPSERT)
-			.bind("id", row.id())
-			.bind("partnerId", partnerId)
-			.bind("userId", row.userId())
-			.bind("responses", row.responses())
-			.bind("createdAt", row.createdAt())
-			// the change's view of the record takes the times it knows as the API writes
-			// them (the statement would otherwise format them again with to_char)
-			.bind("createdAtText", Timestamps.format(row.createdAt()));
-		spec = Bindings.nullable(spec, "clientRecordId", row.clientRecordId(), String.class);
-		spec = Bindings.nullable(spec, "clientRecordVersion", row.clientRecordVersion(), Long.class);
-		return actor.bind(spec)
-			.map((stored) -> new Written<>(Boolean.TRUE.equals(stored.get("inserted", Boolean.class)), row(stored)))
-			.one();
+		return this.writes.write(partnerId, row, actor);
 	}
 
 	/**

@@ -11,4 +11,10 @@ import com.healthpartner.api.records.RecordStore;
  */
 record AssessmentRow(UUID id, String userId, String clientRecordId, Long clientRecordVersion, String responses,
 		Instant createdAt, Instant updatedAt) implements RecordStore.Stored {
+
+	@Override
+	public String content() {
+		return this.responses;
+	}
+
 }

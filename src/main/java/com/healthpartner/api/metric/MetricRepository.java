@@ -1,6 +1,7 @@
 package com.healthpartner.api.metric;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
@@ -8,6 +9,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.audit.AuditActor;
@@ -19,7 +21,8 @@ import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.UserQuery;
-import com.healthpartner.api.system.Bindings;
+import com.healthpartner.api.records.WriteBatches;
+import com.healthpartner.api.records.WriteBatches.Pending;
 
 /**
  * Metrics records. Every query starts with the partner: a partner never reads another's
@@ -42,33 +45,8 @@ class MetricRepository implements RecordStore<MetricRow> {
 
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
 
-	private static final String UPSERT = """
-			with stored as (
-			    insert into metric_records as r (id, partner_id, user_id, client_record_id, client_record_version,
-			                                      metrics, recorded_at, created_at, updated_at)
-			    values (:id, :partnerId, :userId, :clientRecordId, :clientRecordVersion, cast(:metrics as jsonb),
-			            :recordedAt, :createdAt, :createdAt)
-			    on conflict (partner_id, client_record_id) where client_record_id is not null do update
-			    set metrics = excluded.metrics, recorded_at = excluded.recorded_at,
-			        client_record_version = excluded.client_record_version, updated_at = excluded.updated_at
-			    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
-			      and %s
-			    returning r.*, (r.xmax = 0) as inserted
-			), change as (
-			    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-			    select partner_id, kind, 'metrics', id, user_id, client_record_id, updated_at,
-			           change_item(kind, 'metrics', id, user_id, client_record_id, :createdAtText,
-			                       metric_view(id, user_id, client_record_id, client_record_version, metrics, :recordedAtText,
-			                                   case when inserted then :createdAtText else api_time(created_at) end,
-			                                   :createdAtText))
-			    from (select *, case when inserted then 'created' else 'updated' end as kind from stored) s
-			), audit as (
-			    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-			    select :auditId, :auditAt, partner_id, :keyId, user_id, 'write', 'metrics', 1, :requestId from stored
-			)
-			select %s, inserted from stored r
-			"""
-		.formatted(VISIBLE, COLUMNS);
+	private static final String UPSERT = RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view",
+			true, COLUMNS);
 
 	private static final RecordStatements STATEMENTS = RecordStatements.of("metric_records", "metrics", COLUMNS);
 
@@ -76,37 +54,37 @@ class MetricRepository implements RecordStore<MetricRow> {
 
 	private final LongReads longReads;
 
+	private final WriteBatches<MetricRow> writes;
+
 	MetricRepository(DatabaseClient db, LongReads longReads) {
 		this.db = db;
 		this.longReads = longReads;
+		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row);
 	}
 
 	/**
-	 * The one write of a posted record, in one statement: the record is inserted or, for
-	 * a client record id already stored with a lower version for the same user (and not
-	 * hidden by an erasure), updated; its change and its audit event are written by the
-	 * same statement, so all three commit together. Empty when nothing was written (the
-	 * stored version is the same or higher, or the id belongs to another user or an
+	 * The one write of a posted record, in one statement with the writes of other
+	 * requests under way at the same time ({@link WriteBatches}): the record is inserted
+	 * or, for a client record id already stored with a lower version for the same user
+	 * (and not hidden by an erasure), updated; its change and its audit event are written
+	 * by the same statement, so all three commit together. Empty when nothing was written
+	 * (the stored version is the same or higher, or the id belongs to another user or an
 	 * erased record): {@link #byClientId} then tells which.
 	 */
 	@Override
 	public Mono<Written<MetricRow>> upsert(UUID partnerId, MetricRow row, AuditActor actor) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(UPSERT)
-			.bind("id", row.id())
-			.bind("partnerId", partnerId)
-			.bind("userId", row.userId())
-			.bind("metrics", row.metrics())
-			.bind("recordedAt", row.recordedAt())
-			.bind("createdAt", row.createdAt())
-			// the change's view of the record takes the times it knows as the API writes
-			// them (the statement would otherwise format them again with to_char)
-			.bind("createdAtText", Timestamps.format(row.createdAt()))
-			.bind("recordedAtText", Timestamps.format(row.recordedAt()));
-		spec = Bindings.nullable(spec, "clientRecordId", row.clientRecordId(), String.class);
-		spec = Bindings.nullable(spec, "clientRecordVersion", row.clientRecordVersion(), Long.class);
-		return actor.bind(spec)
-			.map((stored) -> new Written<>(Boolean.TRUE.equals(stored.get("inserted", Boolean.class)), row(stored)))
-			.one();
+		return this.writes.write(partnerId, row, actor);
+	}
+
+	/** Binds the batch's {@code recorded_at}, as a time and as the API writes it. */
+	private static GenericExecuteSpec bindRecordedAt(GenericExecuteSpec spec, List<Pending<MetricRow>> batch) {
+		Instant[] recordedAts = new Instant[batch.size()];
+		String[] recordedAtTexts = new String[batch.size()];
+		for (int i = 0; i < recordedAts.length; i++) {
+			recordedAts[i] = batch.get(i).row().recordedAt();
+			recordedAtTexts[i] = Timestamps.format(recordedAts[i]);
+		}
+		return spec.bind("recordedAts", recordedAts).bind("recordedAtTexts", recordedAtTexts);
 	}
 
 	/**

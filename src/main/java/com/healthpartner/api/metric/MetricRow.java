@@ -11,4 +11,10 @@ import com.healthpartner.api.records.RecordStore;
  */
 record MetricRow(UUID id, String userId, String clientRecordId, Long clientRecordVersion, String metrics,
 		Instant recordedAt, Instant createdAt, Instant updatedAt) implements RecordStore.Stored {
+
+	@Override
+	public String content() {
+		return this.metrics;
+	}
+
 }

@@ -17,12 +17,12 @@ import org.springframework.dao.TransientDataAccessResourceException;
  * timeout) from every other failure: the former is a 503 a client may retry, the latter a
  * 500.
  */
-final class DatabaseFailures {
+public final class DatabaseFailures {
 
 	private DatabaseFailures() {
 	}
 
-	static boolean isUnavailable(Throwable failure) {
+	public static boolean isUnavailable(Throwable failure) {
 		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
 			if (t instanceof DataAccessResourceFailureException || t instanceof TransientDataAccessResourceException
 					|| t instanceof QueryTimeoutException || t instanceof R2dbcNonTransientResourceException

@@ -4,8 +4,7 @@ package com.healthpartner.api.records;
  * The statements that both kinds of health record run alike, built once for a record
  * table: reading one record by id or by client record id, deleting one with its
  * {@code deleted} change and audit event, and deleting one that an erasure hides (counted
- * on the erasure). The write of a record stays with its repository: its content columns
- * and view differ.
+ * on the erasure); and the write of a batch of records ({@link #upsert}).
  *
  * @param find one visible record by {@code :partnerId} and {@code :id}
  * @param byClientId the record of {@code :clientRecordId}, visible or not (column
@@ -17,6 +16,67 @@ package com.healthpartner.api.records;
 public record RecordStatements(String find, String byClientId, String delete, String deleteErased) {
 
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
+
+	/**
+	 * The write of a batch of records of {@code table} ({@link WriteBatches}), in one
+	 * statement: each record is inserted or, for a client record id already stored with a
+	 * lower version for the same user (and not hidden by an erasure), updated; each
+	 * written record gets its change (its item rendered by the SQL function {@code view},
+	 * as the API shows the record) and its audit event in the same statement, so all
+	 * three commit together. A record that is not written (the stored version is the same
+	 * or higher, or the id belongs to another user or an erased record) returns no row.
+	 * The writes come as arrays, one element per record, in the order of the batch;
+	 * {@code content} is the record's {@code jsonb} column and {@code recorded} tells
+	 * whether it has {@code recorded_at} (metrics records). Returns {@code columns},
+	 * {@code partner_id} and {@code inserted} of each written record.
+	 */
+	public static String upsert(String table, String resource, String content, String view, boolean recorded,
+			String columns) {
+		return """
+				with input as (
+				    select * from unnest(cast(:ids as uuid[]), cast(:partnerIds as uuid[]), cast(:userIds as text[]),
+				                         cast(:clientRecordIds as text[]), cast(:clientRecordVersions as bigint[]),
+				                         cast(:contents as text[]), cast(:createdAts as timestamptz[]),
+				                         cast(:createdAtTexts as text[]), cast(:auditIds as uuid[]),
+				                         cast(:auditAts as timestamptz[]), cast(:keyIds as uuid[]),
+				                         cast(:requestIds as text[])%1$s)
+				        as i(id, partner_id, user_id, client_record_id, client_record_version, content, created_at,
+				             created_text, audit_id, audit_at, key_id, request_id%2$s)
+				), stored as (
+				    insert into %3$s as r (id, partner_id, user_id, client_record_id, client_record_version, %4$s%5$s,
+				                           created_at, updated_at)
+				    select id, partner_id, user_id, client_record_id, client_record_version, cast(content as jsonb)%5$s,
+				           created_at, created_at
+				    from input order by partner_id, client_record_id
+				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
+				    set %4$s = excluded.%4$s%6$s, client_record_version = excluded.client_record_version,
+				        updated_at = excluded.updated_at
+				    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
+				      and %7$s
+				    returning r.*, (r.xmax = 0) as inserted
+				), written as (
+				    select s.*, i.created_text, i.audit_id, i.audit_at, i.key_id, i.request_id%8$s
+				    from stored s join input i on i.partner_id = s.partner_id
+				                               and (i.id = s.id or i.client_record_id = s.client_record_id)
+				), change as (
+				    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
+				    select partner_id, kind, '%9$s', id, user_id, client_record_id, updated_at,
+				           change_item(kind, '%9$s', id, user_id, client_record_id, created_text,
+				                       %10$s(id, user_id, client_record_id, client_record_version, %4$s, %11$s
+				                             case when inserted then created_text else api_time(created_at) end,
+				                             created_text))
+				    from (select *, case when inserted then 'created' else 'updated' end as kind from written) w
+				), audit as (
+				    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+				    select audit_id, audit_at, partner_id, key_id, user_id, 'write', '%9$s', 1, request_id from written
+				)
+				select %12$s, r.partner_id, inserted from stored r
+				"""
+			.formatted(recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])" : "",
+					recorded ? ", recorded_at, recorded_text" : "", table, content, recorded ? ", recorded_at" : "",
+					recorded ? ", recorded_at = excluded.recorded_at" : "", VISIBLE,
+					recorded ? ", i.recorded_text" : "", resource, view, recorded ? "recorded_text," : "", columns);
+	}
 
 	/**
 	 * The statements of {@code table} (aliased {@code r}), whose records are of

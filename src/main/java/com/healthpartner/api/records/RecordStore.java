@@ -1,5 +1,6 @@
 package com.healthpartner.api.records;
 
+import java.time.Instant;
 import java.util.UUID;
 
 import reactor.core.publisher.Mono;
@@ -33,6 +34,15 @@ public interface RecordStore<R extends RecordStore.Stored> {
 		UUID id();
 
 		String userId();
+
+		String clientRecordId();
+
+		Long clientRecordVersion();
+
+		Instant createdAt();
+
+		/** The record's JSON content, as stored. */
+		String content();
 
 	}
 
