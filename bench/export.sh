@@ -149,7 +149,7 @@ while kill -0 "$EXPORTING" 2>/dev/null && [ -z "$CAUGHT" ]; do
 done
 wait "$EXPORTING"
 if [ -n "$CAUGHT" ] && ! grep -q '\$[3-9]' <<<"$CAUGHT"; then
-	SELECT=$(tr '\n' ' ' <<<"$CAUGHT" | sed -e "s/\$1\b/'$PARTNER'/" -e "s/\$2\b/'$USER_ID'/")
+	SELECT=$(tr '\n' ' ' <<<"$CAUGHT" | sed -e "s/\$1\b/'$PARTNER'/g" -e "s/\$2\b/'$USER_ID'/g")
 	log "COPY runs the service's select: $SELECT"
 else
 	SELECT="select id, user_id, metrics::text as metrics, recorded_at, created_at from metric_records where partner_id = '$PARTNER' and user_id = '$USER_ID' order by recorded_at, id"
