@@ -1,5 +1,6 @@
 package com.healthpartner.api.records;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
 import org.springframework.transaction.reactive.TransactionContext;
@@ -29,6 +31,8 @@ import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.problem.DatabaseFailures;
 import com.healthpartner.api.records.RecordStore.Written;
+import com.healthpartner.api.system.PeriodicFlush;
+import com.healthpartner.api.web.LoopTimer;
 
 /**
  * The upserts of records that concurrent requests post, written together: one statement
@@ -64,6 +68,20 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	/** The most writes in one statement. */
 	static final int MAX_BATCH = 64;
 
+	/**
+	 * The most writes waiting for a statement of one event loop; beyond, a write is
+	 * refused at once ({@code 503}) rather than held in memory behind a database that
+	 * does not keep up.
+	 */
+	static final int MAX_WAITING = 1024;
+
+	/**
+	 * How long a statement may take before it counts as failed (a {@code 503} for its
+	 * writes) and frees its place: PostgreSQL ends a statement at its time limit itself,
+	 * but a database that stops answering would otherwise hold the loop's writes forever.
+	 */
+	static final Duration STATEMENT_DEADLINE = PeriodicFlush.WRITE_DEADLINE;
+
 	private final DatabaseClient db;
 
 	private final String sql;
@@ -74,6 +92,10 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 
 	private final int inFlight;
 
+	private final int maxWaiting;
+
+	private final Duration deadline;
+
 	private final Map<EventExecutor, Lane> lanes = new ConcurrentHashMap<>();
 
 	private final Lane otherThreads = new Lane();
@@ -83,16 +105,22 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	 * record-specific arrays {@code binder} binds and whose rows {@code reader} reads.
 	 */
 	public WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader) {
-		this(db, sql, binder, reader, IN_FLIGHT);
+		this(db, sql, binder, reader, IN_FLIGHT, MAX_WAITING, STATEMENT_DEADLINE);
 	}
 
-	/** As above, with {@code inFlight} statements of a loop under way at once. */
-	WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader, int inFlight) {
+	/**
+	 * As above, with {@code inFlight} statements of a loop under way at once, at most
+	 * {@code maxWaiting} writes waiting, and {@code deadline} for a statement.
+	 */
+	WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader, int inFlight,
+			int maxWaiting, Duration deadline) {
 		this.db = db;
 		this.sql = sql;
 		this.binder = binder;
 		this.reader = reader;
 		this.inFlight = inFlight;
+		this.maxWaiting = maxWaiting;
+		this.deadline = deadline;
 	}
 
 	/**
@@ -258,6 +286,15 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 		void add(Pending<R> write) {
 			List<Pending<R>> batch;
 			synchronized (this) {
+				if (this.waiting.size() >= WriteBatches.this.maxWaiting) {
+					this.waiting.removeIf((waiting) -> waiting.cancelled);
+					if (this.waiting.size() >= WriteBatches.this.maxWaiting) {
+						write.sink()
+							.error(new DataAccessResourceFailureException(
+									"Too many record writes are waiting for the database"));
+						return;
+					}
+				}
 				this.waiting.add(write);
 				if (this.underWay >= WriteBatches.this.inFlight) {
 					return;
@@ -303,24 +340,26 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 		}
 
 		private void start(List<Pending<R>> batch) {
-			execute(batch).collectList().subscribe((rows) -> answer(batch, rows), (failure) -> {
-				if (batch.size() > 1 && worthAlone(failure)) {
-					Flux.fromIterable(batch)
-						.flatMap((write) -> execute(List.of(write)).collectList()
-							.doOnNext((rows) -> answer(List.of(write), rows))
-							.onErrorResume((alone) -> {
-								write.sink().error(alone);
-								return Mono.empty();
-							}))
-						.doFinally((signal) -> ended())
-						.subscribe();
-					return;
-				}
-				for (Pending<R> write : batch) {
-					write.sink().error(failure);
-				}
-				ended();
-			}, this::ended);
+			execute(batch).collectList()
+				.timeout(LoopTimer.after(WriteBatches.this.deadline))
+				.subscribe((rows) -> answer(batch, rows), (failure) -> {
+					if (batch.size() > 1 && worthAlone(failure)) {
+						Flux.fromIterable(batch)
+							.flatMap((write) -> execute(List.of(write)).collectList()
+								.doOnNext((rows) -> answer(List.of(write), rows))
+								.onErrorResume((alone) -> {
+									write.sink().error(alone);
+									return Mono.empty();
+								}))
+							.doFinally((signal) -> ended())
+							.subscribe();
+						return;
+					}
+					for (Pending<R> write : batch) {
+						write.sink().error(failure);
+					}
+					ended();
+				}, this::ended);
 		}
 
 		private void ended() {

@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
@@ -18,6 +20,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.r2dbc.core.DatabaseClient;
 
@@ -211,6 +214,55 @@ class WriteBatchesTest extends IntegrationTest {
 		}
 	}
 
+	@Test
+	void beyondTheWritesThatMayWaitAWriteIsRefusedAtOnceAsTheDatabaseBeingUnavailable() {
+		Credentials partner = this.partners.onboard("loadtest");
+		UUID partnerId = UUID.fromString(partner.partnerId());
+		WriteBatches<Metrics> batches = batches(2, WriteBatches.STATEMENT_DEADLINE);
+		Connection blocker = Mono.from(this.connections.create()).block();
+		try {
+			hold(blocker, partnerId);
+			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
+					actor("first"));
+			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+			List<CompletableFuture<Optional<Written<Metrics>>>> waiting = List.of(
+					submit(batches, partnerId, record("ann", null, null), actor("w1")),
+					submit(batches, partnerId, record("bob", null, null), actor("w2")));
+			CompletableFuture<Optional<Written<Metrics>>> refused = submit(batches, partnerId,
+					record("cat", null, null), actor("refused"));
+			assertThat(refused).isCompletedExceptionally();
+			assertThatThrownBy(refused::join).hasCauseInstanceOf(DataAccessResourceFailureException.class)
+				.hasMessageContaining("Too many record writes are waiting");
+			Mono.from(blocker.rollbackTransaction()).block();
+			assertThat(first.join()).isPresent();
+			assertThat(waiting).allSatisfy((answer) -> assertThat(answer.join()).isPresent());
+		}
+		finally {
+			Mono.from(blocker.close()).block();
+		}
+	}
+
+	@Test
+	void aStatementPastItsDeadlineFailsItsWritesAndTheNextStatementGoesOn() {
+		Credentials partner = this.partners.onboard("loadtest");
+		UUID partnerId = UUID.fromString(partner.partnerId());
+		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, Duration.ofSeconds(1));
+		Connection blocker = Mono.from(this.connections.create()).block();
+		try {
+			hold(blocker, partnerId);
+			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
+					actor("first"));
+			// given up on after its deadline, not when the database answers again
+			assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
+			Mono.from(blocker.rollbackTransaction()).block();
+			// the database answers again: the loop's writes go on
+			assertThat(submit(batches, partnerId, record("bob", null, null), actor("next")).join()).isPresent();
+		}
+		finally {
+			Mono.from(blocker.close()).block();
+		}
+	}
+
 	/**
 	 * Holds client record id {@code held} of the partner in an open transaction of
 	 * {@code blocker}: a write of it waits until that transaction ends.
@@ -230,13 +282,17 @@ class WriteBatchesTest extends IntegrationTest {
 	 * Batches of the metrics records' statement with one statement under way at a time.
 	 */
 	private WriteBatches<Metrics> batches() {
+		return batches(WriteBatches.MAX_WAITING, WriteBatches.STATEMENT_DEADLINE);
+	}
+
+	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline) {
 		return new WriteBatches<>(this.db,
 				RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view", true, COLUMNS),
 				(spec, batch) -> spec
 					.bind("recordedAts", batch.stream().map((write) -> RECORDED).toArray(Instant[]::new))
 					.bind("recordedAtTexts",
 							batch.stream().map((write) -> "2026-11-20T08:00:00Z").toArray(String[]::new)),
-				WriteBatchesTest::read, 1);
+				WriteBatchesTest::read, 1, maxWaiting, deadline);
 	}
 
 	private static Optional<Written<Metrics>> write(WriteBatches<Metrics> batches, UUID partnerId, Metrics record,
