@@ -301,7 +301,9 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 				}
 				batch = take();
 			}
-			start(batch);
+			if (batch != null) {
+				start(batch);
+			}
 		}
 
 		/**
@@ -346,6 +348,7 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 					if (batch.size() > 1 && worthAlone(failure)) {
 						Flux.fromIterable(batch)
 							.flatMap((write) -> execute(List.of(write)).collectList()
+								.timeout(LoopTimer.after(WriteBatches.this.deadline))
 								.doOnNext((rows) -> answer(List.of(write), rows))
 								.onErrorResume((alone) -> {
 									write.sink().error(alone);
