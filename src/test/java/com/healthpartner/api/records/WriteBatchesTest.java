@@ -63,12 +63,8 @@ class WriteBatchesTest extends IntegrationTest {
 
 		// the first write waits for a row another transaction holds; the others queue
 		// behind its statement
-		Connection blocker = Mono.from(this.connections.create()).block();
-		try {
-			hold(blocker, partnerId);
-			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
-					actor("first"));
-			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 
 			Map<String, Metrics> queued = new java.util.LinkedHashMap<>();
 			for (int i = 0; i < 10; i++) {
@@ -83,7 +79,7 @@ class WriteBatchesTest extends IntegrationTest {
 			Map<String, CompletableFuture<Optional<Written<Metrics>>>> answers = new java.util.LinkedHashMap<>();
 			queued.forEach((name, record) -> answers.put(name, submit(batches, partnerId, record, actor(name))));
 
-			Mono.from(blocker.rollbackTransaction()).block();
+			held.release();
 			assertThat(first.join()).hasValueSatisfying((written) -> assertThat(written.inserted()).isTrue());
 			for (int i = 0; i < 10; i++) {
 				Written<Metrics> written = answers.get("new-" + i).join().orElseThrow();
@@ -133,9 +129,6 @@ class WriteBatchesTest extends IntegrationTest {
 				.collectList()
 				.block()).hasSize(14).doesNotContain("same", "bobs").contains("kept", "c1", "c1 again", "new-9");
 		}
-		finally {
-			Mono.from(blocker.close()).block();
-		}
 	}
 
 	@Test
@@ -143,12 +136,8 @@ class WriteBatchesTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
 		WriteBatches<Metrics> batches = batches();
-		Connection blocker = Mono.from(this.connections.create()).block();
-		try {
-			hold(blocker, partnerId);
-			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
-					actor("first"));
-			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			List<Metrics> good = List.of(record("ann", null, null), record("bob", "b", 1L), record("cat", null, null));
 			List<CompletableFuture<Optional<Written<Metrics>>>> answers = new ArrayList<>();
 			answers.add(submit(batches, partnerId, good.get(0), actor("good-0")));
@@ -157,7 +146,7 @@ class WriteBatchesTest extends IntegrationTest {
 					record("x".repeat(200), null, null), actor("bad"));
 			answers.add(submit(batches, partnerId, good.get(1), actor("good-1")));
 			answers.add(submit(batches, partnerId, good.get(2), actor("good-2")));
-			Mono.from(blocker.rollbackTransaction()).block();
+			held.release();
 
 			assertThat(first.join()).isPresent();
 			assertThatThrownBy(bad::join).isInstanceOf(CompletionException.class)
@@ -174,9 +163,6 @@ class WriteBatchesTest extends IntegrationTest {
 					""").bind("partnerId", partnerId).map((row) -> row.get("stored", Long.class)).one().block())
 				.isEqualTo(3L * 4);
 		}
-		finally {
-			Mono.from(blocker.close()).block();
-		}
 	}
 
 	@Test
@@ -184,17 +170,13 @@ class WriteBatchesTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
 		WriteBatches<Metrics> batches = batches();
-		Connection blocker = Mono.from(this.connections.create()).block();
-		try {
-			hold(blocker, partnerId);
-			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
-					actor("first"));
-			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			Metrics kept = record("ann", null, null);
 			Metrics dropped = record("bob", null, null);
 			CompletableFuture<Optional<Written<Metrics>>> answer = submit(batches, partnerId, kept, actor("kept"));
 			batches.write(partnerId, dropped, actor("dropped")).subscribe().dispose();
-			Mono.from(blocker.rollbackTransaction()).block();
+			held.release();
 
 			assertThat(first.join()).isPresent();
 			assertThat(answer.join()).isPresent();
@@ -209,9 +191,6 @@ class WriteBatchesTest extends IntegrationTest {
 				.one()
 				.block()).isZero();
 		}
-		finally {
-			Mono.from(blocker.close()).block();
-		}
 	}
 
 	@Test
@@ -219,12 +198,8 @@ class WriteBatchesTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
 		WriteBatches<Metrics> batches = batches(2, WriteBatches.STATEMENT_DEADLINE);
-		Connection blocker = Mono.from(this.connections.create()).block();
-		try {
-			hold(blocker, partnerId);
-			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
-					actor("first"));
-			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			List<CompletableFuture<Optional<Written<Metrics>>>> waiting = List.of(
 					submit(batches, partnerId, record("ann", null, null), actor("w1")),
 					submit(batches, partnerId, record("bob", null, null), actor("w2")));
@@ -233,12 +208,9 @@ class WriteBatchesTest extends IntegrationTest {
 			assertThat(refused).isCompletedExceptionally();
 			assertThatThrownBy(refused::join).hasCauseInstanceOf(DataAccessResourceFailureException.class)
 				.hasMessageContaining("Too many record writes are waiting");
-			Mono.from(blocker.rollbackTransaction()).block();
+			held.release();
 			assertThat(first.join()).isPresent();
 			assertThat(waiting).allSatisfy((answer) -> assertThat(answer.join()).isPresent());
-		}
-		finally {
-			Mono.from(blocker.close()).block();
 		}
 	}
 
@@ -247,27 +219,23 @@ class WriteBatchesTest extends IntegrationTest {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
 		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, Duration.ofSeconds(1));
-		Connection blocker = Mono.from(this.connections.create()).block();
-		try {
-			hold(blocker, partnerId);
-			CompletableFuture<Optional<Written<Metrics>>> first = submit(batches, partnerId, record("ann", "held", 1L),
-					actor("first"));
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			// given up on after its deadline, not when the database answers again
 			assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
-			Mono.from(blocker.rollbackTransaction()).block();
+			held.release();
 			// the database answers again: the loop's writes go on
 			assertThat(submit(batches, partnerId, record("bob", null, null), actor("next")).join()).isPresent();
-		}
-		finally {
-			Mono.from(blocker.close()).block();
 		}
 	}
 
 	/**
-	 * Holds client record id {@code held} of the partner in an open transaction of
-	 * {@code blocker}: a write of it waits until that transaction ends.
+	 * Holds client record id {@code held} of the partner in an open transaction, then
+	 * starts a write of it, which waits until that transaction ends: the writes that
+	 * follow wait for its statement.
 	 */
-	private static void hold(Connection blocker, UUID partnerId) {
+	private Held holdFirstWrite(WriteBatches<Metrics> batches, UUID partnerId) {
+		Connection blocker = Mono.from(this.connections.create()).block();
 		Mono.from(blocker.beginTransaction()).block();
 		Flux.from(blocker
 			.createStatement("insert into metric_records (id, partner_id, user_id, client_record_id, "
@@ -276,6 +244,26 @@ class WriteBatchesTest extends IntegrationTest {
 			.bind("$1", UUID.randomUUID())
 			.bind("$2", partnerId)
 			.execute()).flatMap((result) -> result.getRowsUpdated()).blockLast();
+		Held held = new Held(blocker, submit(batches, partnerId, record("ann", "held", 1L), actor("first")));
+		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		return held;
+	}
+
+	/** A row held by {@code blocker}, and the first write, which waits for it. */
+	private record Held(Connection blocker,
+			CompletableFuture<Optional<Written<Metrics>>> first) implements AutoCloseable {
+
+		/** Ends the transaction that holds the row: the first write goes on. */
+		void release() {
+			Mono.from(this.blocker.rollbackTransaction()).block();
+		}
+
+		@Override
+		public void close() {
+			release();
+			Mono.from(this.blocker.close()).block();
+		}
+
 	}
 
 	/**
