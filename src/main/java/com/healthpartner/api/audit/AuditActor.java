@@ -16,7 +16,8 @@ import com.healthpartner.api.problem.RequestIds;
  * Who makes a write, for an audit event written by the write's own statement (so that the
  * event commits with the change or not at all). The statement inserts into
  * {@code audit_events} with the bindings {@code auditId}, {@code auditAt}, {@code keyId}
- * and {@code requestId}.
+ * and {@code requestId} ({@link #bind}); the upsert of records takes them as arrays, one
+ * element per write of its batch ({@code records/WriteBatches}).
  */
 public record AuditActor(UUID partnerId, UUID keyId, String requestId, Instant at) {
 
