@@ -38,8 +38,6 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, responses::text as responses, "
 			+ "created_at, coalesce(updated_at, created_at) as updated_at";
 
-	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
-
 	private static final String UPSERT = RecordStatements.upsert("assessments", "assessments", "responses",
 			"assessment_view", false, COLUMNS);
 

@@ -43,8 +43,6 @@ class MetricRepository implements RecordStore<MetricRow> {
 	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, metrics::text as metrics, "
 			+ "recorded_at, created_at, coalesce(updated_at, created_at) as updated_at";
 
-	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
-
 	private static final String UPSERT = RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view",
 			true, COLUMNS);
 

@@ -62,7 +62,7 @@ import com.healthpartner.api.web.LoopTimer;
  */
 public final class WriteBatches<R extends RecordStore.Stored> {
 
-	/** Statements of one event loop under way at once (its pool holds 10 connections). */
+	/** Statements of one event loop under way at once, on connections of its pool. */
 	static final int IN_FLIGHT = 2;
 
 	/** The most writes in one statement. */
@@ -382,16 +382,6 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 		 * nothing.
 		 */
 		private void answer(List<Pending<R>> batch, List<Returned<R>> rows) {
-			if (batch.size() == 1) {
-				Pending<R> write = batch.get(0);
-				if (rows.isEmpty()) {
-					write.sink().success();
-				}
-				else {
-					write.sink().success(rows.get(0).written());
-				}
-				return;
-			}
 			Map<Object, Written<R>> byKey = new HashMap<>(rows.size() * 2);
 			for (Returned<R> row : rows) {
 				R stored = row.written().row();
