@@ -1,13 +1,12 @@
 package com.healthpartner.api.assessment;
 
-import java.time.Instant;
-import java.util.UUID;
-
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.records.RecordList;
+import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 
 /**
@@ -15,7 +14,7 @@ import com.healthpartner.api.records.UserQuery;
  * ({@code created_at}, then {@code id}).
  */
 @Component
-class AssessmentList implements RecordList<AssessmentRow> {
+class AssessmentList implements RecordList {
 
 	private final AssessmentRepository assessments;
 
@@ -39,28 +38,13 @@ class AssessmentList implements RecordList<AssessmentRow> {
 	}
 
 	@Override
-	public Flux<AssessmentRow> page(UserQuery query, int limit) {
-		return this.assessments.list(query, limit);
+	public Mono<StoredPage> page(UserQuery query, int limit) {
+		return this.assessments.page(query, limit);
 	}
 
 	@Override
-	public Flux<AssessmentRow> stream(UserQuery query) {
+	public Flux<String> stream(UserQuery query) {
 		return this.assessments.stream(query);
-	}
-
-	@Override
-	public Object view(AssessmentRow row) {
-		return AssessmentView.of(row);
-	}
-
-	@Override
-	public Instant orderedAt(AssessmentRow row) {
-		return row.createdAt();
-	}
-
-	@Override
-	public UUID id(AssessmentRow row) {
-		return row.id();
 	}
 
 }

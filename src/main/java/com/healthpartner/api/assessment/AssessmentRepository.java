@@ -16,6 +16,7 @@ import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
+import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.records.WriteBatches;
 
@@ -109,42 +110,46 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	}
 
 	/**
-	 * At most {@code limit} assessments of a user after the query's position, oldest
-	 * first.
+	 * A page of at most {@code limit} assessments of a user after the query's position,
+	 * oldest first, with their keyset position ({@link StoredPage}).
 	 */
-	Flux<AssessmentRow> list(UserQuery query, int limit) {
-		return query(query, true).bind("limit", limit).map(AssessmentRepository::row).all();
+	Mono<StoredPage> page(UserQuery query, int limit) {
+		return StoredPage.of(query(query, true).bind("limit", limit + 1).map(StoredPage.Shown::of).all(), limit);
 	}
 
 	/**
-	 * Every assessment of a user after the query's position, oldest first, in batches.
+	 * The view of every assessment of a user after the query's position, oldest first,
+	 * fetched in batches.
 	 */
-	Flux<AssessmentRow> stream(UserQuery query) {
+	Flux<String> stream(UserQuery query) {
 		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-			.map(AssessmentRepository::row)
+			.map((row) -> row.get(0, String.class))
 			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean limited) {
+	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
 		Cursors.Position after = query.after();
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, limited))
+		String list = listSql(after != null, page);
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(list)
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;
 	}
 
 	/**
-	 * The list query. The keyset condition is left out rather than bound as null so that
-	 * both variants are plain index range scans, also as cached generic plans.
+	 * The list query: the assessments' stored views in list order, with their position
+	 * ({@code at}, {@code id}), and for a page the limit. The keyset condition is left
+	 * out rather than bound as null so that both variants are plain index range scans,
+	 * also as cached generic plans.
 	 */
-	static String listSql(boolean after, boolean limited) {
+	static String listSql(boolean after, boolean page) {
 		return """
-				select %s from assessments r
+				select r.view, r.created_at as at, r.id from assessments r
 				where partner_id = :partnerId and user_id = :userId and %s %s
 				order by created_at, id
 				%s
-				""".formatted(COLUMNS, Erasures.visible("r", ":partnerId", ":userId"),
-				after ? "and (created_at, id) > (:afterAt, :afterId)" : "", limited ? "limit :limit" : "");
+				""".formatted(Erasures.visible("r", ":partnerId", ":userId"),
+				after ? "and (created_at, id) > (:afterAt, :afterId)" : "", page ? "limit :limit" : "");
 	}
 
 	/**

@@ -105,16 +105,25 @@ public class Listings {
 		if (!page.data().stream().allMatch(JsonWritable.class::isInstance)) {
 			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page);
 		}
-		StringBuilder json = new StringBuilder(64 + 320 * page.data().size()).append("{\"data\":[");
+		StringBuilder data = new StringBuilder(320 * page.data().size());
 		for (int i = 0; i < page.data().size(); i++) {
 			if (i > 0) {
-				json.append(',');
+				data.append(',');
 			}
-			((JsonWritable) page.data().get(i)).writeJson(json);
+			((JsonWritable) page.data().get(i)).writeJson(data);
 		}
+		return page(data.toString(), page.nextCursor());
+	}
+
+	/**
+	 * A page whose records are already JSON: {@code data}, their objects joined by
+	 * commas; {@code nextCursor} null on the last page.
+	 */
+	public Mono<ServerResponse> page(String data, String nextCursor) {
+		StringBuilder json = new StringBuilder(data.length() + 128).append("{\"data\":[").append(data);
 		json.append("],\"next_cursor\":");
-		if (page.nextCursor() != null) {
-			JsonText.quote(json, page.nextCursor());
+		if (nextCursor != null) {
+			JsonText.quote(json, nextCursor);
 		}
 		else {
 			json.append("null");

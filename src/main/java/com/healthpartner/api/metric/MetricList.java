@@ -1,13 +1,12 @@
 package com.healthpartner.api.metric;
 
-import java.time.Instant;
-import java.util.UUID;
-
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.records.RecordList;
+import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 
 /**
@@ -15,7 +14,7 @@ import com.healthpartner.api.records.UserQuery;
  * {@code recorded_at}, ordered by {@code recorded_at}, then {@code id}.
  */
 @Component
-class MetricList implements RecordList<MetricRow> {
+class MetricList implements RecordList {
 
 	private final MetricRepository metrics;
 
@@ -39,28 +38,13 @@ class MetricList implements RecordList<MetricRow> {
 	}
 
 	@Override
-	public Flux<MetricRow> page(UserQuery query, int limit) {
-		return this.metrics.list(query, limit);
+	public Mono<StoredPage> page(UserQuery query, int limit) {
+		return this.metrics.page(query, limit);
 	}
 
 	@Override
-	public Flux<MetricRow> stream(UserQuery query) {
+	public Flux<String> stream(UserQuery query) {
 		return this.metrics.stream(query);
-	}
-
-	@Override
-	public Object view(MetricRow row) {
-		return MetricView.of(row);
-	}
-
-	@Override
-	public Instant orderedAt(MetricRow row) {
-		return row.recordedAt();
-	}
-
-	@Override
-	public UUID id(MetricRow row) {
-		return row.id();
 	}
 
 }

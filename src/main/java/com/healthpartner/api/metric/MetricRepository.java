@@ -20,6 +20,7 @@ import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
+import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.records.WriteBatches;
 import com.healthpartner.api.records.WriteBatches.Pending;
@@ -125,24 +126,29 @@ class MetricRepository implements RecordStore<MetricRow> {
 			.one();
 	}
 
-	/** At most {@code limit} records of a user after the query's position, in order. */
-	Flux<MetricRow> list(UserQuery query, int limit) {
-		return query(query, true).bind("limit", limit).map(MetricRepository::row).all();
+	/**
+	 * A page of at most {@code limit} records of a user after the query's position, in
+	 * order, with their keyset position ({@link StoredPage}).
+	 */
+	Mono<StoredPage> page(UserQuery query, int limit) {
+		return StoredPage.of(query(query, true).bind("limit", limit + 1).map(StoredPage.Shown::of).all(), limit);
 	}
 
 	/**
-	 * Every record of a user after the query's position, in order, fetched in batches.
+	 * The view of every record of a user after the query's position, in order, fetched in
+	 * batches.
 	 */
-	Flux<MetricRow> stream(UserQuery query) {
+	Flux<String> stream(UserQuery query) {
 		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-			.map(MetricRepository::row)
+			.map((row) -> row.get(0, String.class))
 			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean limited) {
+	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
 		DateRange range = query.range();
 		Cursors.Position after = query.after();
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, limited))
+		String list = listSql(range, after != null, page);
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(list)
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		if (range.from() != null) {
@@ -158,10 +164,12 @@ class MetricRepository implements RecordStore<MetricRow> {
 	}
 
 	/**
-	 * The list query. Absent filters are left out rather than bound as null so that every
-	 * variant is a plain index range scan, also as a cached generic plan.
+	 * The list query: the records' stored views in list order, with their position
+	 * ({@code at}, {@code id}), and for a page the limit. Absent filters are left out
+	 * rather than bound as null so that every variant is a plain index range scan, also
+	 * as a cached generic plan.
 	 */
-	static String listSql(DateRange range, boolean after, boolean limited) {
+	static String listSql(DateRange range, boolean after, boolean page) {
 		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId and ")
 			.append(Erasures.visible("r", ":partnerId", ":userId"));
 		if (range.from() != null) {
@@ -174,11 +182,11 @@ class MetricRepository implements RecordStore<MetricRow> {
 			where.append(" and (recorded_at, id) > (:afterAt, :afterId)");
 		}
 		return """
-				select %s from metric_records r
+				select r.view, r.recorded_at as at, r.id from metric_records r
 				where %s
 				order by recorded_at, id
 				%s
-				""".formatted(COLUMNS, where, limited ? "limit :limit" : "");
+				""".formatted(where, page ? "limit :limit" : "");
 	}
 
 	/**

@@ -1,17 +1,13 @@
 package com.healthpartner.api.records;
 
-import java.time.Instant;
-import java.util.UUID;
-
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
- * One kind of health record as {@link RecordLists} lists it: where it lives, how its rows
- * are read, and what a partner sees of a row.
- *
- * @param <R> the stored row
+ * One kind of health record as {@link RecordLists} lists it: where it lives and how its
+ * stored views are read.
  */
-public interface RecordList<R> {
+public interface RecordList {
 
 	/** The list's path, e.g. {@code /api/v1/health/metrics}. */
 	String path();
@@ -22,18 +18,12 @@ public interface RecordList<R> {
 	/** Whether the list takes {@code start_date} and {@code end_date}. */
 	boolean filteredByDate();
 
-	/** At most {@code limit} rows in list order. */
-	Flux<R> page(UserQuery query, int limit);
+	/** At most {@code limit} records in list order, as one row. */
+	Mono<StoredPage> page(UserQuery query, int limit);
 
-	/** Every row in list order, fetched in batches (an NDJSON export). */
-	Flux<R> stream(UserQuery query);
-
-	/** What a partner sees of a row. */
-	Object view(R row);
-
-	/** The time a row is ordered by, with {@link #id}: its keyset position. */
-	Instant orderedAt(R row);
-
-	UUID id(R row);
+	/**
+	 * The view of every record in list order, fetched in batches (an NDJSON export).
+	 */
+	Flux<String> stream(UserQuery query);
 
 }

@@ -16,6 +16,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.text.JsonWritable;
 import com.healthpartner.api.web.HeadRequests;
 
 /**
@@ -39,7 +40,7 @@ public class RecordLists {
 		this.audit = audit;
 	}
 
-	public <R> Mono<ServerResponse> list(ServerRequest request, RecordList<R> list) {
+	public Mono<ServerResponse> list(ServerRequest request, RecordList list) {
 		boolean ndjson = Listings.wantsNdjson(request);
 		FieldErrors errors = new FieldErrors();
 		String userId = UserIds.fromQuery(request, errors);
@@ -59,13 +60,13 @@ public class RecordLists {
 		}
 		if (ndjson) {
 			return this.listings.ndjson(partnerId,
-					this.audit.reading(request, list.resource(), userId, list.stream(query)).map(list::view));
+					this.audit.reading(request, list.resource(), userId, list.stream(query)).map(JsonWritable::raw));
 		}
-		return list.page(query, limit + 1)
-			.collectList()
-			.doOnNext((rows) -> this.audit.read(request, list.resource(), userId, Math.min(rows.size(), limit)))
-			.map((rows) -> Paging.page(rows, limit, list::view, list::orderedAt, list::id, this.cursors, scope))
-			.flatMap(this.listings::page);
+		return list.page(query, limit).flatMap((page) -> {
+			this.audit.read(request, list.resource(), userId, page.shown(limit));
+			String next = page.more(limit) ? this.cursors.encode(scope, page.lastAt(), page.lastId()) : null;
+			return this.listings.page(page.data(), next);
+		});
 	}
 
 }

@@ -20,12 +20,13 @@ public record RecordStatements(String find, String byClientId, String delete, St
 	/**
 	 * The write of a batch of records of {@code table} ({@link WriteBatches}), in one
 	 * statement: each record is inserted or, for a client record id already stored with a
-	 * lower version for the same user (and not hidden by an erasure), updated; each
-	 * written record gets its change (its item rendered by the SQL function {@code view},
-	 * as the API shows the record) and its audit event in the same statement, so all
-	 * three commit together. A record that is not written (the stored version is the same
-	 * or higher, or the id belongs to another user or an erased record) returns no row.
-	 * The writes come as arrays, one element per record, in the order of the batch;
+	 * lower version for the same user (and not hidden by an erasure), updated, with its
+	 * column {@code view}: the record as the API shows it, rendered by the SQL function
+	 * {@code view} (a list passes it through); each written record gets its change (whose
+	 * item holds that view) and its audit event in the same statement, so all three
+	 * commit together. A record that is not written (the stored version is the same or
+	 * higher, or the id belongs to another user or an erased record) returns no row. The
+	 * writes come as arrays, one element per record, in the order of the batch;
 	 * {@code content} is the record's {@code jsonb} column and {@code recorded} tells
 	 * whether it has {@code recorded_at} (metrics records). Returns {@code columns},
 	 * {@code partner_id} and {@code inserted} of each written record.
@@ -44,13 +45,17 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				             created_text, audit_id, audit_at, key_id, request_id%2$s)
 				), stored as (
 				    insert into %3$s as r (id, partner_id, user_id, client_record_id, client_record_version, %4$s%5$s,
-				                           created_at, updated_at)
+				                           created_at, updated_at, view)
 				    select id, partner_id, user_id, client_record_id, client_record_version, cast(content as jsonb)%5$s,
-				           created_at, created_at
+				           created_at, created_at,
+				           %10$s(id, user_id, client_record_id, client_record_version, cast(content as jsonb), %11$s
+				                 created_text, created_text)
 				    from input order by partner_id, client_record_id
 				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
 				    set %4$s = excluded.%4$s%6$s, client_record_version = excluded.client_record_version,
-				        updated_at = excluded.updated_at
+				        updated_at = excluded.updated_at,
+				        view = %10$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%4$s,
+				                     %13$s api_time(r.created_at), api_time(excluded.updated_at))
 				    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
 				      and %7$s
 				    returning r.*, (r.xmax = 0) as inserted
@@ -61,10 +66,7 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				), change as (
 				    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
 				    select partner_id, kind, '%9$s', id, user_id, client_record_id, updated_at,
-				           change_item(kind, '%9$s', id, user_id, client_record_id, created_text,
-				                       %10$s(id, user_id, client_record_id, client_record_version, %4$s, %11$s
-				                             case when inserted then created_text else api_time(created_at) end,
-				                             created_text))
+				           change_item(kind, '%9$s', id, user_id, client_record_id, created_text, view)
 				    from (select *, case when inserted then 'created' else 'updated' end as kind from written) w
 				), audit as (
 				    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
@@ -75,7 +77,8 @@ public record RecordStatements(String find, String byClientId, String delete, St
 			.formatted(recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])" : "",
 					recorded ? ", recorded_at, recorded_text" : "", table, content, recorded ? ", recorded_at" : "",
 					recorded ? ", recorded_at = excluded.recorded_at" : "", VISIBLE,
-					recorded ? ", i.recorded_text" : "", resource, view, recorded ? "recorded_text," : "", columns);
+					recorded ? ", i.recorded_text" : "", resource, view, recorded ? "recorded_text," : "", columns,
+					recorded ? "api_time(excluded.recorded_at)," : "");
 	}
 
 	/**

@@ -264,10 +264,13 @@ class AssessmentsTest extends IntegrationTest {
 	}
 
 	private void insert(Instant createdAt, int n) {
-		this.db.sql("""
-				insert into assessments (id, partner_id, user_id, responses, created_at)
-				values (:id, :partnerId, :userId, cast(:responses as jsonb), :createdAt)
-				""")
+		this.db
+			.sql("""
+					insert into assessments (id, partner_id, user_id, responses, created_at, view)
+					select *, assessment_view(id, user_id, null, null, responses, api_time(created_at), api_time(created_at))
+					from (select cast(:id as uuid) as id, cast(:partnerId as uuid) as partner_id, cast(:userId as text) as user_id,
+					             cast(:responses as jsonb) as responses, cast(:createdAt as timestamptz) as created_at) r
+					""")
 			.bind("id", UUID.randomUUID())
 			.bind("partnerId", UUID.fromString(this.partner.partnerId()))
 			.bind("userId", this.user)

@@ -96,6 +96,20 @@ class FeedBackfillTest {
 					.endsWith("created assessments")
 					.allMatch((change) -> change.startsWith("created "));
 			}
+			// V32: each record's stored view is the record its created change shows
+			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
+					Statement sql = db.createStatement();
+					ResultSet views = sql.executeQuery(
+							"""
+									select count(*) as records, count(*) filter (where right(c.item, length(r.view) + 1) = r.view || '}')
+									       as matching
+									from changes c join (select id, view from metric_records
+									                     union all select id, view from assessments) r on r.id = c.record_id
+									""")) {
+				assertThat(views.next()).isTrue();
+				assertThat(views.getInt("records")).isEqualTo(8);
+				assertThat(views.getInt("matching")).isEqualTo(8);
+			}
 		}
 		finally {
 			try (Connection admin = DriverManager.getConnection(shared.jdbcUrl(), shared.username(), shared.password());

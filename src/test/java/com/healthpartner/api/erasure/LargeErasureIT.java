@@ -147,12 +147,15 @@ class LargeErasureIT extends IntegrationTest {
 	}
 
 	private void insertRecords(Credentials partner, String user, int count) {
-		this.db.sql("""
-				insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
-				select gen_random_uuid(), cast(:p as uuid), :u, '{"steps": 100}'::jsonb,
-				       now() - make_interval(secs => i), now()
-				from generate_series(1, :n) i
-				""")
+		this.db
+			.sql("""
+					insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, view)
+					select *, metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at), api_time(created_at))
+					from (select gen_random_uuid() as id, cast(:p as uuid) as partner_id, cast(:u as text) as user_id,
+					             '{"steps": 100}'::jsonb as metrics, now() - make_interval(secs => i) as recorded_at,
+					             now() as created_at
+					      from generate_series(1, :n) i) r
+					""")
 			.bind("p", partner.partnerId())
 			.bind("u", user)
 			.bind("n", count)

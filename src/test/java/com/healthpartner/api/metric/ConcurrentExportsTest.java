@@ -163,11 +163,14 @@ class ConcurrentExportsTest extends IntegrationTest {
 			.mapToObj((i) -> String.format("\"extra_metric_%02d\": %d.123456789", i, 100_000 + i))
 			.collect(Collectors.joining(", "));
 		db.sql("""
-				insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
-				select gen_random_uuid(), :partnerId, :userId,
-				       cast('{"steps": ' || i || ', ' || :padding || '}' as jsonb),
-				       timestamptz '2025-01-01 00:00:00Z' + i * interval '1 second', now()
-				from generate_series(0, :last) as i
+				insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, view)
+				select *, metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at), api_time(created_at))
+				from (select gen_random_uuid() as id, cast(:partnerId as uuid) as partner_id,
+				             cast(:userId as text) as user_id,
+				             cast('{"steps": ' || i || ', ' || :padding || '}' as jsonb) as metrics,
+				             timestamptz '2025-01-01 00:00:00Z' + i * interval '1 second' as recorded_at,
+				             now() as created_at
+				      from generate_series(0, :last) as i) r
 				""")
 			.bind("partnerId", UUID.fromString(partner.partnerId()))
 			.bind("userId", user)

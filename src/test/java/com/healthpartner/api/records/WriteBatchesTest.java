@@ -239,8 +239,9 @@ class WriteBatchesTest extends IntegrationTest {
 		Mono.from(blocker.beginTransaction()).block();
 		Flux.from(blocker
 			.createStatement("insert into metric_records (id, partner_id, user_id, client_record_id, "
-					+ "client_record_version, metrics, recorded_at, created_at) "
-					+ "values ($1, $2, 'holder', 'held', 1, '{}', now(), now())")
+					+ "client_record_version, metrics, recorded_at, created_at, view) "
+					+ "values ($1, $2, 'holder', 'held', 1, '{}', now(), now(), metric_view($1, 'holder', 'held', 1, "
+					+ "'{}', api_time(now()), api_time(now()), api_time(now())))")
 			.bind("$1", UUID.randomUUID())
 			.bind("$2", partnerId)
 			.execute()).flatMap((result) -> result.getRowsUpdated()).blockLast();

@@ -57,12 +57,19 @@ class ClientAbortsTest extends IntegrationTest {
 	void aClientClosingInTheMiddleOfAnExportLeavesNoError(CapturedOutput output) throws Exception {
 		Credentials partner = this.partners.onboard("loadtest");
 		String user = "member-" + UUID.randomUUID();
-		this.db.sql("""
-				insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
-				select gen_random_uuid(), :p, :u, '{"weight": 70.5, "steps": 12000}'::jsonb,
-				       now() - make_interval(secs => n), now()
-				from generate_series(1, 20000) n
-				""").bind("p", UUID.fromString(partner.partnerId())).bind("u", user).then().block();
+		this.db
+			.sql("""
+					insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, view)
+					select *, metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at), api_time(created_at))
+					from (select gen_random_uuid() as id, cast(:p as uuid) as partner_id, cast(:u as text) as user_id,
+					             '{"weight": 70.5, "steps": 12000}'::jsonb as metrics,
+					             now() - make_interval(secs => n) as recorded_at, now() as created_at
+					      from generate_series(1, 20000) n) r
+					""")
+			.bind("p", UUID.fromString(partner.partnerId()))
+			.bind("u", user)
+			.then()
+			.block();
 		int from = output.getOut().length();
 		for (int i = 0; i < 3; i++) {
 			try (Socket socket = new Socket("localhost", this.port)) {

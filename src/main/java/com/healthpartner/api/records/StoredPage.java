@@ -1,0 +1,64 @@
+package com.healthpartner.api.records;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A page of a user's records as stored: the views of at most {@code limit} records, in
+ * list order, joined by commas ({@code data}, empty for none), how many records the query
+ * found (one more than the limit tells that a next page exists), and the keyset position
+ * of the last record shown.
+ *
+ * @param data the records' JSON objects, comma-separated
+ * @param found the records found, at most the limit plus one
+ * @param lastAt the ordering time of the last record shown, null for an empty page
+ * @param lastId the id of the last record shown, null for an empty page
+ */
+public record StoredPage(String data, int found, Instant lastAt, UUID lastId) {
+
+	/**
+	 * The page of {@code rows}, each a record's {@code view}, ordering time and id (the
+	 * first three columns), fetched with a limit of {@code limit + 1}: the views are
+	 * passed through, not parsed.
+	 */
+	public static Mono<StoredPage> of(Flux<Shown> rows, int limit) {
+		return rows.collectList().map((shown) -> {
+			int count = Math.min(shown.size(), limit);
+			StringBuilder data = new StringBuilder(count * 320);
+			for (int i = 0; i < count; i++) {
+				if (i > 0) {
+					data.append(',');
+				}
+				data.append(shown.get(i).view());
+			}
+			Shown last = (count > 0) ? shown.get(count - 1) : null;
+			return new StoredPage(data.toString(), shown.size(), (last != null) ? last.at() : null,
+					(last != null) ? last.id() : null);
+		});
+	}
+
+	/** Whether there are records after this page. */
+	public boolean more(int limit) {
+		return this.found > limit;
+	}
+
+	/** How many records the page shows. */
+	public int shown(int limit) {
+		return Math.min(this.found, limit);
+	}
+
+	/** A record of a page: its stored view and its keyset position. */
+	public record Shown(String view, Instant at, UUID id) {
+
+		/** The record of a row whose first columns are its view, ordering time and id. */
+		public static Shown of(Readable row) {
+			return new Shown(row.get(0, String.class), row.get(1, Instant.class), row.get(2, UUID.class));
+		}
+
+	}
+
+}
