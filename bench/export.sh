@@ -102,19 +102,22 @@ SEEDED_USER=$USER_ID
 # Realistic records: three to five metrics each, one reading every 7 minutes or so (about 500 days
 # for 100,000), times with milliseconds, created a few seconds after they were recorded.
 psql -X -q -v ON_ERROR_STOP=1 -d "$DATABASE" -v partner="$PARTNER" -v user="$USER_ID" -v records="$RECORDS" >/dev/null <<'SQL'
-insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at)
-select gen_random_uuid(), :'partner', :'user', m.metrics, r.at, r.at + (1 + random() * 30) * interval '1 second'
-from generate_series(1, :records) g
-cross join lateral (select timestamptz '2025-01-01 06:00:00Z' + g * interval '7 minutes'
-		+ floor(random() * 60000) * interval '1 millisecond' as at) r
-cross join lateral (select jsonb_strip_nulls(jsonb_build_object(
-		'weight', round((55 + random() * 45)::numeric, 1),
-		'resting_heart_rate', 48 + floor(random() * 30)::int,
-		'steps', floor(random() * 20000)::int,
-		'systolic_bp', case when g % 3 = 0 then 105 + floor(random() * 40)::int end,
-		'diastolic_bp', case when g % 3 = 0 then 65 + floor(random() * 25)::int end,
-		'sleep_duration', case when g % 5 = 0 then round((5 + random() * 4)::numeric, 2) end)) as metrics
-		) m;
+insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, view)
+select *, metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at),
+                      api_time(created_at))
+from (select gen_random_uuid() as id, cast(:'partner' as uuid) as partner_id, cast(:'user' as text) as user_id,
+             m.metrics, r.at as recorded_at, r.at + (1 + random() * 30) * interval '1 second' as created_at
+      from generate_series(1, :records) g
+      cross join lateral (select timestamptz '2025-01-01 06:00:00Z' + g * interval '7 minutes'
+		      + floor(random() * 60000) * interval '1 millisecond' as at) r
+      cross join lateral (select jsonb_strip_nulls(jsonb_build_object(
+		      'weight', round((55 + random() * 45)::numeric, 1),
+		      'resting_heart_rate', 48 + floor(random() * 30)::int,
+		      'steps', floor(random() * 20000)::int,
+		      'systolic_bp', case when g % 3 = 0 then 105 + floor(random() * 40)::int end,
+		      'diastolic_bp', case when g % 3 = 0 then 65 + floor(random() * 25)::int end,
+		      'sleep_duration', case when g % 5 = 0 then round((5 + random() * 4)::numeric, 2) end)) as metrics
+	      ) m) x;
 analyze metric_records;
 SQL
 

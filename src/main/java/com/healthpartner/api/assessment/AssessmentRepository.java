@@ -137,18 +137,18 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	}
 
 	/**
-	 * The list query: the assessments' stored views in list order, with their position
-	 * ({@code at}, {@code id}), and for a page the limit. The keyset condition is left
-	 * out rather than bound as null so that both variants are plain index range scans,
-	 * also as cached generic plans.
+	 * The list query: the assessments' stored views in list order, and for a page their
+	 * position ({@code at}, {@code id}) and the limit. The keyset condition is left out
+	 * rather than bound as null so that both variants are plain index range scans, also
+	 * as cached generic plans.
 	 */
 	static String listSql(boolean after, boolean page) {
 		return """
-				select r.view, r.created_at as at, r.id from assessments r
+				select r.view%s from assessments r
 				where partner_id = :partnerId and user_id = :userId and %s %s
 				order by created_at, id
 				%s
-				""".formatted(Erasures.visible("r", ":partnerId", ":userId"),
+				""".formatted(page ? ", r.created_at as at, r.id" : "", Erasures.visible("r", ":partnerId", ":userId"),
 				after ? "and (created_at, id) > (:afterAt, :afterId)" : "", page ? "limit :limit" : "");
 	}
 

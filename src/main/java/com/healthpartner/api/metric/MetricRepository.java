@@ -164,10 +164,10 @@ class MetricRepository implements RecordStore<MetricRow> {
 	}
 
 	/**
-	 * The list query: the records' stored views in list order, with their position
-	 * ({@code at}, {@code id}), and for a page the limit. Absent filters are left out
-	 * rather than bound as null so that every variant is a plain index range scan, also
-	 * as a cached generic plan.
+	 * The list query: the records' stored views in list order, and for a page their
+	 * position ({@code at}, {@code id}) and the limit. Absent filters are left out rather
+	 * than bound as null so that every variant is a plain index range scan, also as a
+	 * cached generic plan.
 	 */
 	static String listSql(DateRange range, boolean after, boolean page) {
 		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId and ")
@@ -182,11 +182,11 @@ class MetricRepository implements RecordStore<MetricRow> {
 			where.append(" and (recorded_at, id) > (:afterAt, :afterId)");
 		}
 		return """
-				select r.view, r.recorded_at as at, r.id from metric_records r
+				select r.view%s from metric_records r
 				where %s
 				order by recorded_at, id
 				%s
-				""".formatted(where, page ? "limit :limit" : "");
+				""".formatted(page ? ", r.recorded_at as at, r.id" : "", where, page ? "limit :limit" : "");
 	}
 
 	/**
