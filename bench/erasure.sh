@@ -35,15 +35,17 @@ USER_ID=u-erased-bench
 
 log "storing $RECORDS records of $USER_ID and their created changes"
 psql -d bench_erasure -q <<SQL
-insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, updated_at)
-select gen_random_uuid(), '$PARTNER', '$USER_ID', jsonb_build_object('weight', 60 + i % 40),
-       timestamptz '2020-01-01' + make_interval(mins => i), now(), now()
-from generate_series(1, $RECORDS) i;
+insert into metric_records (id, partner_id, user_id, metrics, recorded_at, created_at, updated_at, view)
+select *, metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at),
+                      api_time(updated_at))
+from (select gen_random_uuid() as id, cast('$PARTNER' as uuid) as partner_id, text '$USER_ID' as user_id,
+             jsonb_build_object('weight', 60 + i % 40) as metrics,
+             timestamptz '2020-01-01' + make_interval(mins => i) as recorded_at, now() as created_at,
+             now() as updated_at
+      from generate_series(1, $RECORDS) i) r;
 insert into changes (partner_id, kind, resource, record_id, user_id, changed_at, item)
 select partner_id, 'created', 'metrics', id, user_id, created_at,
-       change_item('created', 'metrics', id, user_id, null, api_time(created_at),
-                   metric_view(id, user_id, null, null, metrics, api_time(recorded_at), api_time(created_at),
-                               api_time(updated_at)))
+       change_item('created', 'metrics', id, user_id, null, api_time(created_at), view)
 from metric_records where partner_id = '$PARTNER' and user_id = '$USER_ID';
 analyze;
 SQL
