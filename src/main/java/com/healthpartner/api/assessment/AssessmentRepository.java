@@ -114,7 +114,7 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	 * oldest first, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return StoredPage.of(query(query, true).bind("limit", limit + 1).map(StoredPage.Shown::of).all(), limit);
+		return StoredPage.read(query(query, true).bind("limit", limit + 1), limit);
 	}
 
 	/**

@@ -131,7 +131,7 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * order, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return StoredPage.of(query(query, true).bind("limit", limit + 1).map(StoredPage.Shown::of).all(), limit);
+		return StoredPage.read(query(query, true).bind("limit", limit + 1), limit);
 	}
 
 	/**

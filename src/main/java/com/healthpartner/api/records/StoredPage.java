@@ -1,44 +1,56 @@
 package com.healthpartner.api.records;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
  * list order, joined by commas ({@code data}, empty for none), how many records the query
  * found (one more than the limit tells that a next page exists), and the keyset position
- * of the last record shown.
+ * of the last record of a full page, where the next page starts after.
  *
  * @param data the records' JSON objects, comma-separated
  * @param found the records found, at most the limit plus one
- * @param lastAt the ordering time of the last record shown, null for an empty page
- * @param lastId the id of the last record shown, null for an empty page
+ * @param lastAt the ordering time of the last record of a full page, else null
+ * @param lastId the id of the last record of a full page, else null
  */
 public record StoredPage(String data, int found, Instant lastAt, UUID lastId) {
 
 	/**
-	 * The page of {@code rows}, each a record's {@code view}, ordering time and id (the
-	 * first three columns), fetched with a limit of {@code limit + 1}: the views are
-	 * passed through, not parsed.
+	 * The page that {@code list} reads, a query of each record's {@code view}, ordering
+	 * time and id (its first three columns) with a limit of {@code limit + 1}: the views
+	 * are passed through, not parsed, and only the record that ends a full page has its
+	 * position decoded (the cursor of the next page, if there is one, points after it).
 	 */
-	public static Mono<StoredPage> of(Flux<Shown> rows, int limit) {
-		return rows.collectList().map((shown) -> {
-			int count = Math.min(shown.size(), limit);
-			StringBuilder data = new StringBuilder(count * 320);
-			for (int i = 0; i < count; i++) {
-				if (i > 0) {
-					data.append(',');
-				}
-				data.append(shown.get(i).view());
-			}
-			Shown last = (count > 0) ? shown.get(count - 1) : null;
-			return new StoredPage(data.toString(), shown.size(), (last != null) ? last.at() : null,
-					(last != null) ? last.id() : null);
+	public static Mono<StoredPage> read(GenericExecuteSpec list, int limit) {
+		return Mono.defer(() -> {
+			int[] read = { 0 };
+			return list
+				.map((row) -> (++read[0] == limit) ? Shown.of(row) : new Shown(row.get(0, String.class), null, null))
+				.all()
+				.collectList()
+				.map((shown) -> of(shown, limit));
 		});
+	}
+
+	private static StoredPage of(List<Shown> shown, int limit) {
+		int count = Math.min(shown.size(), limit);
+		StringBuilder data = new StringBuilder(count * 320);
+		for (int i = 0; i < count; i++) {
+			if (i > 0) {
+				data.append(',');
+			}
+			data.append(shown.get(i).view());
+		}
+		Shown last = (count == limit) ? shown.get(count - 1) : null;
+		return new StoredPage(data.toString(), shown.size(), (last != null) ? last.at() : null,
+				(last != null) ? last.id() : null);
 	}
 
 	/** Whether there are records after this page. */
