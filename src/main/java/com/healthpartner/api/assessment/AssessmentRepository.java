@@ -129,8 +129,7 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
 		Cursors.Position after = query.after();
-		String list = listSql(after != null, page);
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(list)
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, page))
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;

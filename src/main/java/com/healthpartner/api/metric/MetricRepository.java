@@ -147,8 +147,7 @@ class MetricRepository implements RecordStore<MetricRow> {
 	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
 		DateRange range = query.range();
 		Cursors.Position after = query.after();
-		String list = listSql(range, after != null, page);
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(list)
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, page))
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		if (range.from() != null) {
