@@ -28,7 +28,7 @@ public record AuditActor(UUID partnerId, UUID keyId, String requestId, Instant a
 	}
 
 	public GenericExecuteSpec bind(GenericExecuteSpec spec) {
-		return spec.bind("auditId", Ids.unique())
+		return spec.bind("auditId", Ids.ordered(this.at.toEpochMilli()))
 			.bind("auditAt", this.at)
 			.bind("keyId", this.keyId)
 			.bind("requestId", this.requestId);

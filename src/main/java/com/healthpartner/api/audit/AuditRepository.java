@@ -24,11 +24,34 @@ class AuditRepository {
 	}
 
 	/**
-	 * One statement for the whole batch; arrays travel as text and are cast in SQL. A
-	 * batch may be written again (an insert given up on at its deadline may still have
-	 * committed): events already stored are skipped.
+	 * One statement for the whole batch; each field travels as one array of its type, in
+	 * binary (no id or time is written out as text and parsed again). A batch may be
+	 * written again (an insert given up on at its deadline may still have committed):
+	 * events already stored are skipped.
 	 */
 	Mono<Void> insert(List<AuditEvent> events) {
+		int size = events.size();
+		UUID[] ids = new UUID[size];
+		Instant[] ats = new Instant[size];
+		UUID[] partners = new UUID[size];
+		UUID[] keys = new UUID[size];
+		String[] users = new String[size];
+		String[] actions = new String[size];
+		String[] resources = new String[size];
+		Long[] counts = new Long[size];
+		String[] requests = new String[size];
+		for (int i = 0; i < size; i++) {
+			AuditEvent event = events.get(i);
+			ids[i] = event.id();
+			ats[i] = event.at();
+			partners[i] = event.partnerId();
+			keys[i] = event.keyId();
+			users[i] = event.userId();
+			actions[i] = event.action().value();
+			resources[i] = event.resource();
+			counts[i] = event.recordCount();
+			requests[i] = event.requestId();
+		}
 		return this.db
 			.sql("""
 					insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
@@ -37,15 +60,15 @@ class AuditRepository {
 					                     cast(:resources as text[]), cast(:counts as bigint[]), cast(:requests as text[]))
 					on conflict (id) do nothing
 					""")
-			.bind("ids", strings(events, (e) -> e.id().toString()))
-			.bind("ats", strings(events, (e) -> e.at().toString()))
-			.bind("partners", strings(events, (e) -> e.partnerId().toString()))
-			.bind("keys", strings(events, (e) -> e.keyId().toString()))
-			.bind("users", strings(events, AuditEvent::userId))
-			.bind("actions", strings(events, (e) -> e.action().value()))
-			.bind("resources", strings(events, AuditEvent::resource))
-			.bind("counts", strings(events, (e) -> Long.toString(e.recordCount())))
-			.bind("requests", strings(events, AuditEvent::requestId))
+			.bind("ids", ids)
+			.bind("ats", ats)
+			.bind("partners", partners)
+			.bind("keys", keys)
+			.bind("users", users)
+			.bind("actions", actions)
+			.bind("resources", resources)
+			.bind("counts", counts)
+			.bind("requests", requests)
 			.then();
 	}
 
@@ -68,10 +91,6 @@ class AuditRepository {
 		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
 		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
 		return spec.bind("limit", limit).map(AuditRepository::row).all();
-	}
-
-	private static String[] strings(List<AuditEvent> events, java.util.function.Function<AuditEvent, String> field) {
-		return events.stream().map(field).toArray(String[]::new);
 	}
 
 	private static AuditEvent row(Readable row) {

@@ -2,6 +2,7 @@ package com.healthpartner.api.audit;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -108,8 +109,9 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	private AuditEvent event(ServerRequest request, AuditEvent.Action action, String resource, String userId,
 			long count) {
 		ApiPrincipal principal = Principals.of(request);
-		return new AuditEvent(Ids.unique(), Timestamps.truncate(this.clock.instant()), principal.partnerId(),
-				principal.keyId(), userId, action, resource, count, RequestIds.of(request.exchange()));
+		Instant at = Timestamps.truncate(this.clock.instant());
+		return new AuditEvent(Ids.ordered(at.toEpochMilli()), at, principal.partnerId(), principal.keyId(), userId,
+				action, resource, count, RequestIds.of(request.exchange()));
 	}
 
 	/** Queues an event to be written, or drops and counts it when the queue is full. */

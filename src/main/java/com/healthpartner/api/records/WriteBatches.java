@@ -174,8 +174,8 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 			// the change's view takes the time as the API writes it (the statement would
 			// otherwise format it again with to_char)
 			createdTexts[i] = Timestamps.format(row.createdAt());
-			auditIds[i] = Ids.unique();
 			auditAts[i] = write.actor().at();
+			auditIds[i] = Ids.ordered(auditAts[i].toEpochMilli());
 			keyIds[i] = write.actor().keyId();
 			requestIds[i] = write.actor().requestId();
 		}
