@@ -18,7 +18,7 @@ public interface RecordList {
 	/** Whether the list takes {@code start_date} and {@code end_date}. */
 	boolean filteredByDate();
 
-	/** At most {@code limit} records in list order, as one row. */
+	/** At most {@code limit} records in list order, their stored views passed through. */
 	Mono<StoredPage> page(UserQuery query, int limit);
 
 	/**
