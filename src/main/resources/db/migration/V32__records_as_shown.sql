@@ -1,8 +1,8 @@
 -- Each health record keeps its view: the JSON object partners see of it (MetricView,
 -- AssessmentView), rendered by the statement that writes the record with the same SQL
 -- functions as the change feed's items (V31), and re-rendered by the statement that updates
--- it. A page of a list is one row: the views of its records joined by the database, passed
--- through as they are; an export streams one text a record.
+-- it. A page of a list reads each record's view and passes it through as it is; an export
+-- streams one view a record.
 
 alter table metric_records add column view text;
 update metric_records set view = metric_view(id, user_id, client_record_id, client_record_version, metrics,

@@ -27,9 +27,10 @@ public record RecordStatements(String find, String byClientId, String delete, St
 	 * commit together. A record that is not written (the stored version is the same or
 	 * higher, or the id belongs to another user or an erased record) returns no row. The
 	 * writes come as arrays, one element per record, in the order of the batch;
-	 * {@code content} is the record's {@code jsonb} column and {@code recorded} tells
-	 * whether it has {@code recorded_at} (metrics records). Returns {@code columns},
-	 * {@code partner_id} and {@code inserted} of each written record.
+	 * {@code content} is the record's {@code jsonb} column (sent as text, parsed once)
+	 * and {@code recorded} tells whether it has {@code recorded_at} (metrics records).
+	 * Returns {@code columns}, {@code partner_id} and {@code inserted} of each written
+	 * record.
 	 */
 	public static String upsert(String table, String resource, String content, String view, boolean recorded,
 			String columns) {
@@ -37,7 +38,7 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				with input as (
 				    select * from unnest(cast(:ids as uuid[]), cast(:partnerIds as uuid[]), cast(:userIds as text[]),
 				                         cast(:clientRecordIds as text[]), cast(:clientRecordVersions as bigint[]),
-				                         cast(:contents as text[]), cast(:createdAts as timestamptz[]),
+				                         cast(cast(:contents as text[]) as jsonb[]), cast(:createdAts as timestamptz[]),
 				                         cast(:createdAtTexts as text[]), cast(:auditIds as uuid[]),
 				                         cast(:auditAts as timestamptz[]), cast(:keyIds as uuid[]),
 				                         cast(:requestIds as text[])%1$s)
@@ -46,9 +47,9 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				), stored as (
 				    insert into %3$s as r (id, partner_id, user_id, client_record_id, client_record_version, %4$s%5$s,
 				                           created_at, updated_at, view)
-				    select id, partner_id, user_id, client_record_id, client_record_version, cast(content as jsonb)%5$s,
+				    select id, partner_id, user_id, client_record_id, client_record_version, content%5$s,
 				           created_at, created_at,
-				           %10$s(id, user_id, client_record_id, client_record_version, cast(content as jsonb), %11$s
+				           %10$s(id, user_id, client_record_id, client_record_version, content, %11$s
 				                 created_text, created_text)
 				    from input order by partner_id, client_record_id
 				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
