@@ -14,6 +14,7 @@ import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
+import com.healthpartner.api.records.PageReads;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.StoredPage;
@@ -50,8 +51,11 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private final WriteBatches<AssessmentRow> writes;
 
-	AssessmentRepository(DatabaseClient db, LongReads longReads) {
+	private final PageReads pages;
+
+	AssessmentRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
 		this.db = db;
+		this.pages = pages;
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row);
 	}
@@ -114,7 +118,7 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	 * oldest first, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return StoredPage.read(query(query, true).bind("limit", limit + 1), limit);
+		return this.pages.page(listSql(query.after() != null, true), query, limit);
 	}
 
 	/**
@@ -122,14 +126,14 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	 * fetched in batches.
 	 */
 	Flux<String> stream(UserQuery query) {
-		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+		return this.longReads.stream(exportQuery(query).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
 			.map((row) -> row.get(0, String.class))
 			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
+	private DatabaseClient.GenericExecuteSpec exportQuery(UserQuery query) {
 		Cursors.Position after = query.after();
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, page))
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(after != null, false))
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		return (after != null) ? spec.bind("afterAt", after.at()).bind("afterId", after.id()) : spec;

@@ -18,6 +18,7 @@ import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
+import com.healthpartner.api.records.PageReads;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.StoredPage;
@@ -55,8 +56,11 @@ class MetricRepository implements RecordStore<MetricRow> {
 
 	private final WriteBatches<MetricRow> writes;
 
-	MetricRepository(DatabaseClient db, LongReads longReads) {
+	private final PageReads pages;
+
+	MetricRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
 		this.db = db;
+		this.pages = pages;
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row);
 	}
@@ -131,7 +135,7 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * order, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return StoredPage.read(query(query, true).bind("limit", limit + 1), limit);
+		return this.pages.page(listSql(query.range(), query.after() != null, true), query, limit);
 	}
 
 	/**
@@ -139,15 +143,15 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * batches.
 	 */
 	Flux<String> stream(UserQuery query) {
-		return this.longReads.stream(query(query, false).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
+		return this.longReads.stream(exportQuery(query).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
 			.map((row) -> row.get(0, String.class))
 			.all());
 	}
 
-	private DatabaseClient.GenericExecuteSpec query(UserQuery query, boolean page) {
+	private DatabaseClient.GenericExecuteSpec exportQuery(UserQuery query) {
 		DateRange range = query.range();
 		Cursors.Position after = query.after();
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, page))
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql(listSql(range, after != null, false))
 			.bind("partnerId", query.partnerId())
 			.bind("userId", query.userId());
 		if (range.from() != null) {

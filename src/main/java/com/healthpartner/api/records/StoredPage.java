@@ -3,11 +3,11 @@ package com.healthpartner.api.records;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 import io.r2dbc.spi.Readable;
-import reactor.core.publisher.Mono;
-
-import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
+import io.r2dbc.spi.Result;
+import org.reactivestreams.Publisher;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
@@ -23,23 +23,19 @@ import org.springframework.r2dbc.core.DatabaseClient.GenericExecuteSpec;
 public record StoredPage(String data, int found, Instant lastAt, UUID lastId) {
 
 	/**
-	 * The page that {@code list} reads, a query of each record's {@code view}, ordering
-	 * time and id (its first three columns) with a limit of {@code limit + 1}: the views
-	 * are passed through, not parsed, and only the record that ends a full page has its
-	 * position decoded (the cursor of the next page, if there is one, points after it).
+	 * The records of the result of a page's query, a query of each record's {@code view},
+	 * ordering time and id (its first three columns) with a limit of {@code limit + 1}:
+	 * the views are passed through, not parsed, and only the record that ends a full page
+	 * has its position decoded (the cursor of the next page, if there is one, points
+	 * after it). A function per execution: it counts the rows.
 	 */
-	public static Mono<StoredPage> read(GenericExecuteSpec list, int limit) {
-		return Mono.defer(() -> {
-			int[] read = { 0 };
-			return list
-				.map((row) -> (++read[0] == limit) ? Shown.of(row) : new Shown(row.get(0, String.class), null, null))
-				.all()
-				.collectList()
-				.map((shown) -> of(shown, limit));
-		});
+	static Function<Result, Publisher<Shown>> rows(int limit) {
+		int[] read = { 0 };
+		return (result) -> result
+			.map((row) -> (++read[0] == limit) ? Shown.of(row) : new Shown(row.get(0, String.class), null, null));
 	}
 
-	private static StoredPage of(List<Shown> shown, int limit) {
+	static StoredPage of(List<Shown> shown, int limit) {
 		int count = Math.min(shown.size(), limit);
 		StringBuilder data = new StringBuilder(count * 320);
 		for (int i = 0; i < count; i++) {

@@ -1,0 +1,112 @@
+package com.healthpartner.api.records;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Statement;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs the query of a list page on a pooled connection through the driver directly, the
+ * hottest read of the service: a page has no transaction to join and its few parameters
+ * are bound by position, so the work {@code DatabaseClient} does around every statement
+ * (looking for a transaction in the subscriber's context, expanding named parameters,
+ * translating exceptions) is left out. A statement is written with named parameters like
+ * every other ({@code :partnerId}); each text is turned into the driver's positional form
+ * ({@code $1}) once.
+ */
+@Component
+public class PageReads {
+
+	private final ConnectionFactory connections;
+
+	private final Map<String, Positional> statements = new ConcurrentHashMap<>();
+
+	PageReads(ConnectionFactory connections) {
+		this.connections = connections;
+	}
+
+	/**
+	 * The page of at most {@code limit} records that the list query {@code sql} finds for
+	 * {@code query}. The query's parameters are {@code :partnerId}, {@code :userId},
+	 * {@code :from} and {@code :until} (where the range has them), {@code :afterAt} and
+	 * {@code :afterId} (after a position) and {@code :limit}, bound to one more than the
+	 * limit (a record beyond the page tells that there is a next one); it selects each
+	 * record's view, ordering time and id ({@link StoredPage}).
+	 */
+	public Mono<StoredPage> page(String sql, UserQuery query, int limit) {
+		Positional statement = this.statements.computeIfAbsent(sql, Positional::of);
+		return Flux.usingWhen(this.connections.create(), (connection) -> {
+			Statement bound = connection.createStatement(statement.sql());
+			List<String> names = statement.names();
+			for (int i = 0; i < names.size(); i++) {
+				bound.bind(i, value(query, names.get(i), limit));
+			}
+			return Flux.from(bound.execute()).concatMap(StoredPage.rows(limit));
+		}, Connection::close, (connection, failure) -> connection.close(), Connection::close)
+			.collectList()
+			.map((shown) -> StoredPage.of(shown, limit));
+	}
+
+	private static Object value(UserQuery query, String name, int limit) {
+		return switch (name) {
+			case "partnerId" -> query.partnerId();
+			case "userId" -> query.userId();
+			case "from" -> query.range().from();
+			case "until" -> query.range().until();
+			case "afterAt" -> query.after().at();
+			case "afterId" -> query.after().id();
+			case "limit" -> limit + 1;
+			default -> throw new IllegalArgumentException("A list query has no parameter " + name);
+		};
+	}
+
+	/**
+	 * A statement in the driver's form: {@code $n} for the n-th distinct named parameter
+	 * of the text, the names in that order. A name starts with a colon after anything but
+	 * a colon ({@code ::} is a cast), outside quotes.
+	 */
+	record Positional(String sql, List<String> names) {
+
+		static Positional of(String named) {
+			StringBuilder sql = new StringBuilder(named.length());
+			List<String> names = new ArrayList<>();
+			boolean quoted = false;
+			for (int i = 0; i < named.length(); i++) {
+				char c = named.charAt(i);
+				if (c == '\'') {
+					quoted = !quoted;
+				}
+				boolean parameter = !quoted && c == ':' && i + 1 < named.length()
+						&& Character.isJavaIdentifierStart(named.charAt(i + 1))
+						&& (i == 0 || named.charAt(i - 1) != ':');
+				if (!parameter) {
+					sql.append(c);
+					continue;
+				}
+				int end = i + 1;
+				while (end < named.length() && Character.isJavaIdentifierPart(named.charAt(end))) {
+					end++;
+				}
+				String name = named.substring(i + 1, end);
+				int index = names.indexOf(name);
+				if (index < 0) {
+					names.add(name);
+					index = names.size() - 1;
+				}
+				sql.append('$').append(index + 1);
+				i = end - 1;
+			}
+			return new Positional(sql.toString(), List.copyOf(names));
+		}
+
+	}
+
+}
