@@ -60,6 +60,14 @@ final class LocalRateLimiter implements RateLimiter {
 	@Override
 	public Decision acquireNow(Policy policy, String subject) {
 		long now = nanos();
+		// the common case, a request within its subject's current window under the same
+		// plan: a read of the map, no lock; the limiter counts atomically. A request that
+		// races with the window's replacement (it ended, or the plan changed) counts in
+		// the window it found
+		Window found = this.windows.asMap().get(subject);
+		if (found != null && found.covers(now) && found.limit == policy.limit()) {
+			return found.take(policy, now);
+		}
 		Decision[] decision = new Decision[1];
 		// compute is atomic per subject: replacing an ended window and taking a permit
 		// cannot interleave with another request of the same subject
@@ -123,11 +131,10 @@ final class LocalRateLimiter implements RateLimiter {
 			this.limit = policy.limit();
 			this.latest = new AtomicLong(start);
 			// the limiter's first cycle starts now and lasts the whole policy window, so
-			// it never refreshes before this window is replaced; its time never goes
-			// back (Resilience4j would wait for a negative delay or count negative
-			// cycles)
-			this.limiter = new AtomicRateLimiter(subject, config(policy.limit(), policy.window()),
-					() -> this.latest.accumulateAndGet(nanos(), Math::max));
+			// it never refreshes before this window is replaced; its time is the latest
+			// request's (one clock reading a request), and never goes back (Resilience4j
+			// would wait for a negative delay or count negative cycles)
+			this.limiter = new AtomicRateLimiter(subject, config(policy.limit(), policy.window()), this.latest::get);
 		}
 
 		/**
@@ -158,6 +165,7 @@ final class LocalRateLimiter implements RateLimiter {
 		}
 
 		private Decision take(Policy policy, long now) {
+			this.latest.accumulateAndGet(now, Math::max);
 			boolean allowed = this.limiter.acquirePermission();
 			return new Decision(policy, allowed, this.limiter.getMetrics().getAvailablePermissions(),
 					this.end / 1_000_000, now / 1_000_000);
