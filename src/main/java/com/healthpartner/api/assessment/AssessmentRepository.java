@@ -45,6 +45,10 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private static final RecordStatements STATEMENTS = RecordStatements.of("assessments", "assessments", COLUMNS);
 
+	private static final String FIRST_PAGE_QUERY = listSql(false, true);
+
+	private static final String PAGE_AFTER_QUERY = listSql(true, true);
+
 	private final DatabaseClient db;
 
 	private final LongReads longReads;
@@ -118,7 +122,7 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	 * oldest first, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return this.pages.page(listSql(query.after() != null, true), query, limit);
+		return this.pages.page((query.after() != null) ? PAGE_AFTER_QUERY : FIRST_PAGE_QUERY, query, limit);
 	}
 
 	/**

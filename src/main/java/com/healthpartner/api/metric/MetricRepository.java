@@ -3,6 +3,7 @@ package com.healthpartner.api.metric;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import io.r2dbc.spi.Readable;
 import reactor.core.publisher.Flux;
@@ -49,6 +50,14 @@ class MetricRepository implements RecordStore<MetricRow> {
 			true, COLUMNS);
 
 	private static final RecordStatements STATEMENTS = RecordStatements.of("metric_records", "metrics", COLUMNS);
+
+	/**
+	 * The query of a page for each combination of filters (bits: from, until, after a
+	 * position), written once.
+	 */
+	private static final List<String> PAGE_QUERIES = IntStream.range(0, 8)
+		.mapToObj((bits) -> listSql((bits & 4) != 0, (bits & 2) != 0, (bits & 1) != 0, true))
+		.toList();
 
 	private final DatabaseClient db;
 
@@ -135,7 +144,10 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * order, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return this.pages.page(listSql(query.range(), query.after() != null, true), query, limit);
+		DateRange range = query.range();
+		int variant = ((range.from() != null) ? 4 : 0) + ((range.until() != null) ? 2 : 0)
+				+ ((query.after() != null) ? 1 : 0);
+		return this.pages.page(PAGE_QUERIES.get(variant), query, limit);
 	}
 
 	/**
@@ -173,12 +185,16 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * cached generic plan.
 	 */
 	static String listSql(DateRange range, boolean after, boolean page) {
+		return listSql(range.from() != null, range.until() != null, after, page);
+	}
+
+	private static String listSql(boolean from, boolean until, boolean after, boolean page) {
 		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId and ")
 			.append(Erasures.visible("r", ":partnerId", ":userId"));
-		if (range.from() != null) {
+		if (from) {
 			where.append(" and recorded_at >= :from");
 		}
-		if (range.until() != null) {
+		if (until) {
 			where.append(" and recorded_at < :until");
 		}
 		if (after) {
