@@ -69,13 +69,14 @@ public class PageReads {
 	}
 
 	/**
-	 * A statement in the driver's form: {@code $n} for the n-th distinct named parameter
-	 * of the text, the names in that order. A name starts with a colon after anything but
-	 * a colon ({@code ::} is a cast), outside quotes.
+	 * A statement in the driver's form, compacted ({@link SqlText}): {@code $n} for the
+	 * n-th distinct named parameter of the text, the names in that order. A name starts
+	 * with a colon after anything but a colon ({@code ::} is a cast), outside quotes.
 	 */
 	record Positional(String sql, List<String> names) {
 
-		static Positional of(String named) {
+		static Positional of(String text) {
+			String named = SqlText.compact(text);
 			StringBuilder sql = new StringBuilder(named.length());
 			List<String> names = new ArrayList<>();
 			boolean quoted = false;
