@@ -205,9 +205,13 @@ final class BinaryArrays implements CodecRegistrar {
 			return List.of(Format.FORMAT_BINARY);
 		}
 
+		/**
+		 * None: the driver caches its decoders by these types, and this codec decodes
+		 * nothing.
+		 */
 		@Override
 		public Iterable<? extends PostgresTypeIdentifier> getDataTypes() {
-			return List.of(this.arrayType);
+			return List.of();
 		}
 
 	}

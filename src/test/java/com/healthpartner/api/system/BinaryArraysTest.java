@@ -90,6 +90,19 @@ class BinaryArraysTest extends IntegrationTest {
 	}
 
 	@Test
+	void arraysAreStillReadByTheDriver() {
+		UUID id = UUID.fromString("0190f3a2-7c4e-7a1b-8c2d-3e4f5a6b7c8d");
+		this.db.sql("select cast(:ids as uuid[]) as ids, cast(:texts as varchar[]) as texts")
+			.bind("ids", new UUID[] { id })
+			.bind("texts", new String[] { "a", "b c" })
+			.map((row) -> List.of(List.of(row.get("ids", UUID[].class)), List.of(row.get("texts", String[].class))))
+			.one()
+			.as(StepVerifier::create)
+			.expectNext(List.of(List.of(id), List.of("a", "b c")))
+			.verifyComplete();
+	}
+
+	@Test
 	void writesPostgresqlsBinaryArrayLayout() {
 		BinaryArrays.Encoder<Long> encoder = new BinaryArrays.Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY,
 				PostgresqlObjectId.INT8, ByteBufAllocator.DEFAULT,
