@@ -105,22 +105,37 @@ public class Listings {
 		if (!page.data().stream().allMatch(JsonWritable.class::isInstance)) {
 			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(page);
 		}
-		StringBuilder data = new StringBuilder(320 * page.data().size());
+		StringBuilder json = new StringBuilder(128 + 320 * page.data().size()).append("{\"data\":[");
 		for (int i = 0; i < page.data().size(); i++) {
 			if (i > 0) {
-				data.append(',');
+				json.append(',');
 			}
-			((JsonWritable) page.data().get(i)).writeJson(data);
+			((JsonWritable) page.data().get(i)).writeJson(json);
 		}
-		return page(data.toString(), page.nextCursor());
+		return page(json, page.nextCursor());
 	}
 
 	/**
-	 * A page whose records are already JSON: {@code data}, their objects joined by
-	 * commas; {@code nextCursor} null on the last page.
+	 * A page whose records are already JSON ({@code views}, their objects in list order),
+	 * written into the answer as they are; {@code nextCursor} null on the last page.
 	 */
-	public Mono<ServerResponse> page(String data, String nextCursor) {
-		StringBuilder json = new StringBuilder(data.length() + 128).append("{\"data\":[").append(data);
+	public Mono<ServerResponse> page(List<String> views, String nextCursor) {
+		int length = 128;
+		for (String view : views) {
+			length += view.length() + 1;
+		}
+		StringBuilder json = new StringBuilder(length).append("{\"data\":[");
+		for (int i = 0; i < views.size(); i++) {
+			if (i > 0) {
+				json.append(',');
+			}
+			json.append(views.get(i));
+		}
+		return page(json, nextCursor);
+	}
+
+	/** The answer of a page whose records {@code json} holds after its opening. */
+	private static Mono<ServerResponse> page(StringBuilder json, String nextCursor) {
 		json.append("],\"next_cursor\":");
 		if (nextCursor != null) {
 			JsonText.quote(json, nextCursor);

@@ -65,7 +65,7 @@ public class RecordLists {
 		return list.page(query, limit).flatMap((page) -> {
 			this.audit.read(request, list.resource(), userId, page.shown(limit));
 			String next = page.more(limit) ? this.cursors.encode(scope, page.lastAt(), page.lastId()) : null;
-			return this.listings.page(page.data(), next);
+			return this.listings.page(page.views(), next);
 		});
 	}
 

@@ -1,6 +1,7 @@
 package com.healthpartner.api.records;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -11,16 +12,16 @@ import org.reactivestreams.Publisher;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
- * list order, joined by commas ({@code data}, empty for none), how many records the query
- * found (one more than the limit tells that a next page exists), and the keyset position
- * of the last record of a full page, where the next page starts after.
+ * list order ({@code views}, JSON objects as the database holds them), how many records
+ * the query found (one more than the limit tells that a next page exists), and the keyset
+ * position of the last record of a full page, where the next page starts after.
  *
- * @param data the records' JSON objects, comma-separated
+ * @param views the records' JSON objects, in list order
  * @param found the records found, at most the limit plus one
  * @param lastAt the ordering time of the last record of a full page, else null
  * @param lastId the id of the last record of a full page, else null
  */
-public record StoredPage(String data, int found, Instant lastAt, UUID lastId) {
+public record StoredPage(List<String> views, int found, Instant lastAt, UUID lastId) {
 
 	/**
 	 * The records of the result of a page's query, a query of each record's {@code view},
@@ -37,15 +38,12 @@ public record StoredPage(String data, int found, Instant lastAt, UUID lastId) {
 
 	static StoredPage of(List<Shown> shown, int limit) {
 		int count = Math.min(shown.size(), limit);
-		StringBuilder data = new StringBuilder(count * 320);
+		List<String> views = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
-			if (i > 0) {
-				data.append(',');
-			}
-			data.append(shown.get(i).view());
+			views.add(shown.get(i).view());
 		}
 		Shown last = (count == limit) ? shown.get(count - 1) : null;
-		return new StoredPage(data.toString(), shown.size(), (last != null) ? last.at() : null,
+		return new StoredPage(views, shown.size(), (last != null) ? last.at() : null,
 				(last != null) ? last.id() : null);
 	}
 

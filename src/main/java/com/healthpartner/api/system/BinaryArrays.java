@@ -33,9 +33,6 @@ import reactor.core.publisher.Mono;
  */
 final class BinaryArrays implements CodecRegistrar {
 
-	/** 2000-01-01T00:00:00Z, PostgreSQL's epoch, in Unix seconds. */
-	private static final long POSTGRES_EPOCH = 946_684_800L;
-
 	@Override
 	public Publisher<Void> register(PostgresqlConnection connection, ByteBufAllocator allocator,
 			CodecRegistry registry) {
@@ -46,7 +43,7 @@ final class BinaryArrays implements CodecRegistrar {
 					.writeLong(id.getLeastSignificantBits())));
 		encoders
 			.add(new Encoder<>(Instant[].class, PostgresqlObjectId.TIMESTAMPTZ_ARRAY, PostgresqlObjectId.TIMESTAMPTZ,
-					allocator, (buffer, instant) -> buffer.writeInt(8).writeLong(micros(instant))));
+					allocator, (buffer, instant) -> buffer.writeInt(8).writeLong(BinaryInstants.micros(instant))));
 		encoders.add(new Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY, PostgresqlObjectId.INT8, allocator,
 				(buffer, number) -> buffer.writeInt(8).writeLong(number)));
 		encoders.add(new Encoder<>(String[].class, PostgresqlObjectId.VARCHAR_ARRAY, PostgresqlObjectId.VARCHAR,
@@ -68,22 +65,6 @@ final class BinaryArrays implements CodecRegistrar {
 			}
 		}
 		return null;
-	}
-
-	/**
-	 * Microseconds since PostgreSQL's epoch, rounded half up to the nearest microsecond;
-	 * {@link Instant#MAX} and {@link Instant#MIN} are PostgreSQL's infinities, as
-	 * {@link BinaryInstants} reads them.
-	 */
-	static long micros(Instant instant) {
-		if (instant.equals(Instant.MAX)) {
-			return Long.MAX_VALUE;
-		}
-		if (instant.equals(Instant.MIN)) {
-			return Long.MIN_VALUE;
-		}
-		long seconds = instant.getEpochSecond() - POSTGRES_EPOCH;
-		return Math.multiplyExact(seconds, 1_000_000L) + (instant.getNano() + 500) / 1_000;
 	}
 
 	private static void writeText(ByteBuf buffer, String text) {

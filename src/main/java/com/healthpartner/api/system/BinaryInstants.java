@@ -42,6 +42,22 @@ final class BinaryInstants implements CodecRegistrar {
 	}
 
 	/**
+	 * PostgreSQL's binary {@code timestamptz} of an instant: microseconds since its
+	 * epoch, rounded half up to the nearest microsecond; {@link Instant#MAX} and
+	 * {@link Instant#MIN} are its infinities, as {@link #instant} reads them.
+	 */
+	static long micros(Instant instant) {
+		if (instant.equals(Instant.MAX)) {
+			return Long.MAX_VALUE;
+		}
+		if (instant.equals(Instant.MIN)) {
+			return Long.MIN_VALUE;
+		}
+		long seconds = instant.getEpochSecond() - POSTGRES_EPOCH;
+		return Math.multiplyExact(seconds, 1_000_000L) + (instant.getNano() + 500) / 1_000;
+	}
+
+	/**
 	 * The instant of PostgreSQL's binary {@code timestamptz}, its two infinities
 	 * included.
 	 */

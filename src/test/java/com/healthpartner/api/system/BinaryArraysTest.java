@@ -124,10 +124,10 @@ class BinaryArraysTest extends IntegrationTest {
 
 	@Test
 	void infinitiesAreTheFarthestInstants() {
-		assertThat(BinaryArrays.micros(Instant.MAX)).isEqualTo(Long.MAX_VALUE);
-		assertThat(BinaryArrays.micros(Instant.MIN)).isEqualTo(Long.MIN_VALUE);
-		assertThat(BinaryArrays.micros(Instant.parse("2000-01-01T00:00:00Z"))).isZero();
-		assertThat(BinaryArrays.micros(Instant.parse("1999-12-31T23:59:59.999999Z"))).isEqualTo(-1);
+		assertThat(BinaryInstants.micros(Instant.MAX)).isEqualTo(Long.MAX_VALUE);
+		assertThat(BinaryInstants.micros(Instant.MIN)).isEqualTo(Long.MIN_VALUE);
+		assertThat(BinaryInstants.micros(Instant.parse("2000-01-01T00:00:00Z"))).isZero();
+		assertThat(BinaryInstants.micros(Instant.parse("1999-12-31T23:59:59.999999Z"))).isEqualTo(-1);
 	}
 
 }
