@@ -12,7 +12,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.listing.Cursors;
-import com.healthpartner.api.system.Bindings;
+import com.healthpartner.api.system.Filters;
 
 @Repository
 class AuditRepository {
@@ -72,25 +72,24 @@ class AuditRepository {
 			.then();
 	}
 
-	/** Events in time order, filtered by whatever the administrator gave. */
+	/**
+	 * Events in time order, filtered by whatever the administrator gave: the statement
+	 * holds only those filters ({@link Filters}), so each combination is an index scan.
+	 */
 	Flux<AuditEvent> list(AuditQuery query, Cursors.Position after, int limit) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
-				select * from audit_events
-				where (cast(:partnerId as uuid) is null or partner_id = :partnerId)
-				  and (cast(:userId as text) is null or user_id = :userId)
-				  and (cast(:from as timestamptz) is null or at >= :from)
-				  and (cast(:until as timestamptz) is null or at < :until)
-				  and (cast(:afterAt as timestamptz) is null or (at, id) > (:afterAt, :afterId))
-				order by at, id
-				limit :limit
-				""");
-		spec = Bindings.nullable(spec, "partnerId", query.partnerId(), UUID.class);
-		spec = Bindings.nullable(spec, "userId", query.userId(), String.class);
-		spec = Bindings.nullable(spec, "from", query.range().from(), Instant.class);
-		spec = Bindings.nullable(spec, "until", query.range().until(), Instant.class);
-		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
-		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
-		return spec.bind("limit", limit).map(AuditRepository::row).all();
+		Filters filters = new Filters()
+			.when(query.partnerId(), "partner_id = :partnerId", "partnerId", query.partnerId())
+			.when(query.userId(), "user_id = :userId", "userId", query.userId())
+			.when(query.range().from(), "at >= :from", "from", query.range().from())
+			.when(query.range().until(), "at < :until", "until", query.range().until());
+		if (after != null) {
+			filters.and("(at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
+		}
+		return filters
+			.bind(this.db.sql("select * from audit_events " + filters.where() + " order by at, id limit :limit"))
+			.bind("limit", limit)
+			.map(AuditRepository::row)
+			.all();
 	}
 
 	private static AuditEvent row(Readable row) {

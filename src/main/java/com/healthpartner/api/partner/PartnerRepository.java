@@ -14,6 +14,7 @@ import org.springframework.stereotype.Repository;
 import com.healthpartner.api.access.PartnerStatus;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.system.Bindings;
+import com.healthpartner.api.system.Filters;
 
 @Repository
 class PartnerRepository {
@@ -48,15 +49,15 @@ class PartnerRepository {
 	}
 
 	Flux<PartnerRow> list(Cursors.Position after, int limit) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
-				select * from partners
-				where cast(:afterAt as timestamptz) is null or (created_at, id) > (:afterAt, :afterId)
-				order by created_at, id
-				limit :limit
-				""");
-		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
-		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
-		return spec.bind("limit", limit).map(PartnerRepository::row).all();
+		Filters filters = new Filters();
+		if (after != null) {
+			filters.and("(created_at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
+		}
+		return filters
+			.bind(this.db.sql("select * from partners " + filters.where() + " order by created_at, id limit :limit"))
+			.bind("limit", limit)
+			.map(PartnerRepository::row)
+			.all();
 	}
 
 	/**

@@ -15,6 +15,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.system.Bindings;
+import com.healthpartner.api.system.Filters;
 
 @Repository
 class RegistrationRepository {
@@ -41,17 +42,17 @@ class RegistrationRepository {
 	}
 
 	Flux<RegistrationRow> list(RegistrationStatus status, Cursors.Position after, int limit) {
-		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
-				select * from registrations
-				where (cast(:status as text) is null or status = :status)
-				  and (cast(:afterAt as timestamptz) is null or (created_at, id) > (:afterAt, :afterId))
-				order by created_at, id
-				limit :limit
-				""");
-		spec = Bindings.nullable(spec, "status", (status != null) ? status.value() : null, String.class);
-		spec = Bindings.nullable(spec, "afterAt", (after != null) ? after.at() : null, Instant.class);
-		spec = Bindings.nullable(spec, "afterId", (after != null) ? after.id() : null, UUID.class);
-		return spec.bind("limit", limit).map(RegistrationRepository::row).all();
+		Filters filters = new Filters().when(status, "status = :status", "status",
+				(status != null) ? status.value() : null);
+		if (after != null) {
+			filters.and("(created_at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
+		}
+		return filters
+			.bind(this.db
+				.sql("select * from registrations " + filters.where() + " order by created_at, id limit :limit"))
+			.bind("limit", limit)
+			.map(RegistrationRepository::row)
+			.all();
 	}
 
 	Mono<RegistrationRow> find(UUID id) {
