@@ -6,6 +6,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.Epoll;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.ConnectionPoolConfiguration;
 import io.r2dbc.pool.PoolMetrics;
@@ -52,19 +53,46 @@ class DatabaseConfiguration {
 	}
 
 	/**
+	 * Every statement runs its generic plan, planned once per connection. Left to itself
+	 * (plan_cache_mode {@code auto}) PostgreSQL plans the first five executions of a
+	 * statement on a connection for their values, and then picks between its generic plan
+	 * and planning anew by comparing estimated costs, a choice that hangs on the
+	 * statistics of the moment and on the connection's history. In one run on the
+	 * benchmark machine (tables analyzed) every page read was planned anew: 45 % of
+	 * PostgreSQL's CPU in the planner, 150–162 instead of 62–72 µs for a page of 50
+	 * metrics records. The statements are written for generic plans: filters a caller did
+	 * not give are left out of the text ({@link Filters}, the list pages' variants),
+	 * never bound as null.
+	 */
+	@Bean
+	ConnectionFactoryOptionsBuilderCustomizer genericPlans() {
+		return (options) -> options.option(PostgresqlConnectionFactoryProvider.OPTIONS,
+				Map.of("plan_cache_mode", "force_generic_plan"));
+	}
+
+	/**
 	 * The web server's loops (replacing Reactor Netty's default of at least four, which
-	 * on a small machine only adds threads that take turns on the same cores).
+	 * on a small machine only adds threads that take turns on the same cores). They run
+	 * on io_uring where the kernel offers it (Reactor Netty's choice once Netty's
+	 * io_uring transport is on the class path), else on epoll; {@code APP_IO_URING=false}
+	 * keeps them on epoll.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ReactorResourceFactory reactorResourceFactory(@Value("${app.event-loops:0}") int eventLoops) {
+	ReactorResourceFactory reactorResourceFactory(@Value("${app.event-loops:0}") int eventLoops,
+			@Value("${app.io-uring:true}") boolean ioUring) {
 		if (eventLoops < 0 || eventLoops > 256) {
 			throw new IllegalArgumentException("APP_EVENT_LOOPS must be between 1 and 256 (0: one per CPU core)");
 		}
 		int loops = (eventLoops > 0) ? eventLoops : Runtime.getRuntime().availableProcessors();
 		ReactorResourceFactory resources = new ReactorResourceFactory();
 		resources.setUseGlobalResources(false);
-		resources.setLoopResourcesSupplier(() -> LoopResources.create("reactor-http", loops, true));
+		if (!ioUring && Epoll.isAvailable()) {
+			resources.setLoopResourcesSupplier(() -> GivenLoops.epoll("reactor-http-epoll", loops));
+		}
+		else {
+			resources.setLoopResourcesSupplier(() -> LoopResources.create("reactor-http", loops, true));
+		}
 		return resources;
 	}
 
@@ -82,7 +110,7 @@ class DatabaseConfiguration {
 				(EventLoop loop) -> new ConnectionPool(
 						configuration(
 								ConnectionFactories.get(options.mutate()
-									.option(PostgresqlConnectionFactoryProvider.LOOP_RESOURCES, new SingleLoop(loop))
+									.option(PostgresqlConnectionFactoryProvider.LOOP_RESOURCES, GivenLoops.of(loop))
 									.build()),
 								pool, "loop-" + Integer.toHexString(System.identityHashCode(loop)), 0, perLoop)),
 				shared, driver);
