@@ -45,9 +45,9 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private static final RecordStatements STATEMENTS = RecordStatements.of("assessments", "assessments", COLUMNS);
 
-	private static final String FIRST_PAGE_QUERY = listSql(false, true);
+	private static final PageReads.Positional FIRST_PAGE_QUERY = PageReads.Positional.of(listSql(false, true));
 
-	private static final String PAGE_AFTER_QUERY = listSql(true, true);
+	private static final PageReads.Positional PAGE_AFTER_QUERY = PageReads.Positional.of(listSql(true, true));
 
 	private final DatabaseClient db;
 

@@ -55,8 +55,8 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * The query of a page for each combination of filters (bits: from, until, after a
 	 * position), written once.
 	 */
-	private static final List<String> PAGE_QUERIES = IntStream.range(0, 8)
-		.mapToObj((bits) -> listSql((bits & 4) != 0, (bits & 2) != 0, (bits & 1) != 0, true))
+	private static final List<PageReads.Positional> PAGE_QUERIES = IntStream.range(0, 8)
+		.mapToObj((bits) -> PageReads.Positional.of(listSql((bits & 4) != 0, (bits & 2) != 0, (bits & 1) != 0, true)))
 		.toList();
 
 	private final DatabaseClient db;

@@ -2,8 +2,6 @@ package com.healthpartner.api.records;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
@@ -20,29 +18,26 @@ import org.springframework.stereotype.Component;
  * (looking for a transaction in the subscriber's context, expanding named parameters,
  * translating exceptions) is left out. A statement is written with named parameters like
  * every other ({@code :partnerId}); each text is turned into the driver's positional form
- * ({@code $1}) once.
+ * ({@code $1}) once, by the repository that holds it ({@link Positional#of}).
  */
 @Component
 public class PageReads {
 
 	private final ConnectionFactory connections;
 
-	private final Map<String, Positional> statements = new ConcurrentHashMap<>();
-
 	PageReads(ConnectionFactory connections) {
 		this.connections = connections;
 	}
 
 	/**
-	 * The page of at most {@code limit} records that the list query {@code sql} finds for
-	 * {@code query}. The query's parameters are {@code :partnerId}, {@code :userId},
-	 * {@code :from} and {@code :until} (where the range has them), {@code :afterAt} and
-	 * {@code :afterId} (after a position) and {@code :limit}, bound to one more than the
-	 * limit (a record beyond the page tells that there is a next one); it selects each
-	 * record's view, ordering time and id ({@link StoredPage}).
+	 * The page of at most {@code limit} records that the list query {@code statement}
+	 * finds for {@code query}. The query's parameters are {@code :partnerId},
+	 * {@code :userId}, {@code :from} and {@code :until} (where the range has them),
+	 * {@code :afterAt} and {@code :afterId} (after a position) and {@code :limit}, bound
+	 * to one more than the limit (a record beyond the page tells that there is a next
+	 * one); it selects each record's view, ordering time and id ({@link StoredPage}).
 	 */
-	public Mono<StoredPage> page(String sql, UserQuery query, int limit) {
-		Positional statement = this.statements.computeIfAbsent(sql, Positional::of);
+	public Mono<StoredPage> page(Positional statement, UserQuery query, int limit) {
 		return Flux.usingWhen(this.connections.create(), (connection) -> {
 			Statement bound = connection.createStatement(statement.sql());
 			List<String> names = statement.names();
@@ -73,9 +68,9 @@ public class PageReads {
 	 * n-th distinct named parameter of the text, the names in that order. A name starts
 	 * with a colon after anything but a colon ({@code ::} is a cast), outside quotes.
 	 */
-	record Positional(String sql, List<String> names) {
+	public record Positional(String sql, List<String> names) {
 
-		static Positional of(String text) {
+		public static Positional of(String text) {
 			String named = SqlText.compact(text);
 			StringBuilder sql = new StringBuilder(named.length());
 			List<String> names = new ArrayList<>();

@@ -34,57 +34,53 @@ public record RecordStatements(String find, String byClientId, String delete, St
 	 */
 	public static String upsert(String table, String resource, String content, String view, boolean recorded,
 			String columns) {
-		return SqlText
-			.compact(
-					"""
-							with input as (
-							    select * from unnest(cast(:ids as uuid[]), cast(:partnerIds as uuid[]), cast(:userIds as text[]),
-							                         cast(:clientRecordIds as text[]), cast(:clientRecordVersions as bigint[]),
-							                         cast(cast(:contents as text[]) as jsonb[]), cast(:createdAts as timestamptz[]),
-							                         cast(:createdAtTexts as text[]), cast(:auditIds as uuid[]),
-							                         cast(:auditAts as timestamptz[]), cast(:keyIds as uuid[]),
-							                         cast(:requestIds as text[])%1$s)
-							        as i(id, partner_id, user_id, client_record_id, client_record_version, content, created_at,
-							             created_text, audit_id, audit_at, key_id, request_id%2$s)
-							), stored as (
-							    insert into %3$s as r (id, partner_id, user_id, client_record_id, client_record_version, %4$s%5$s,
-							                           created_at, updated_at, view)
-							    select id, partner_id, user_id, client_record_id, client_record_version, content%5$s,
-							           created_at, created_at,
-							           %10$s(id, user_id, client_record_id, client_record_version, content, %11$s
-							                 created_text, created_text)
-							    from input order by partner_id, client_record_id
-							    on conflict (partner_id, client_record_id) where client_record_id is not null do update
-							    set %4$s = excluded.%4$s%6$s, client_record_version = excluded.client_record_version,
-							        updated_at = excluded.updated_at,
-							        view = %10$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%4$s,
-							                     %13$s api_time(r.created_at), api_time(excluded.updated_at))
-							    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
-							      and %7$s
-							    returning r.*, (r.xmax = 0) as inserted
-							), written as (
-							    select s.*, i.created_text, i.audit_id, i.audit_at, i.key_id, i.request_id%8$s
-							    from stored s join input i on i.partner_id = s.partner_id
-							                               and (i.id = s.id or i.client_record_id = s.client_record_id)
-							), change as (
-							    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-							    select partner_id, kind, '%9$s', id, user_id, client_record_id, updated_at,
-							           change_item(kind, '%9$s', id, user_id, client_record_id, created_text, view)
-							    from (select *, case when inserted then 'created' else 'updated' end as kind from written) w
-							), audit as (
-							    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-							    select audit_id, audit_at, partner_id, key_id, user_id, 'write', '%9$s', 1, request_id from written
-							)
-							select %12$s, r.partner_id, inserted from stored r
-							"""
-						.formatted(
-								recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])"
-										: "",
-								recorded ? ", recorded_at, recorded_text" : "", table, content,
-								recorded ? ", recorded_at" : "", recorded ? ", recorded_at = excluded.recorded_at" : "",
-								VISIBLE, recorded ? ", i.recorded_text" : "", resource, view,
-								recorded ? "recorded_text," : "", columns,
-								recorded ? "api_time(excluded.recorded_at)," : ""));
+		String sql = """
+				with input as (
+				    select * from unnest(cast(:ids as uuid[]), cast(:partnerIds as uuid[]), cast(:userIds as text[]),
+				                         cast(:clientRecordIds as text[]), cast(:clientRecordVersions as bigint[]),
+				                         cast(cast(:contents as text[]) as jsonb[]), cast(:createdAts as timestamptz[]),
+				                         cast(:createdAtTexts as text[]), cast(:auditIds as uuid[]),
+				                         cast(:auditAts as timestamptz[]), cast(:keyIds as uuid[]),
+				                         cast(:requestIds as text[])%1$s)
+				        as i(id, partner_id, user_id, client_record_id, client_record_version, content, created_at,
+				             created_text, audit_id, audit_at, key_id, request_id%2$s)
+				), stored as (
+				    insert into %3$s as r (id, partner_id, user_id, client_record_id, client_record_version, %4$s%5$s,
+				                           created_at, updated_at, view)
+				    select id, partner_id, user_id, client_record_id, client_record_version, content%5$s,
+				           created_at, created_at,
+				           %10$s(id, user_id, client_record_id, client_record_version, content, %11$s
+				                 created_text, created_text)
+				    from input order by partner_id, client_record_id
+				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
+				    set %4$s = excluded.%4$s%6$s, client_record_version = excluded.client_record_version,
+				        updated_at = excluded.updated_at,
+				        view = %10$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%4$s,
+				                     %13$s api_time(r.created_at), api_time(excluded.updated_at))
+				    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
+				      and %7$s
+				    returning r.*, (r.xmax = 0) as inserted
+				), written as (
+				    select s.*, i.created_text, i.audit_id, i.audit_at, i.key_id, i.request_id%8$s
+				    from stored s join input i on i.partner_id = s.partner_id
+				                               and (i.id = s.id or i.client_record_id = s.client_record_id)
+				), change as (
+				    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
+				    select partner_id, kind, '%9$s', id, user_id, client_record_id, updated_at,
+				           change_item(kind, '%9$s', id, user_id, client_record_id, created_text, view)
+				    from (select *, case when inserted then 'created' else 'updated' end as kind from written) w
+				), audit as (
+				    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
+				    select audit_id, audit_at, partner_id, key_id, user_id, 'write', '%9$s', 1, request_id from written
+				)
+				select %12$s, r.partner_id, inserted from stored r
+				"""
+			.formatted(recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])" : "",
+					recorded ? ", recorded_at, recorded_text" : "", table, content, recorded ? ", recorded_at" : "",
+					recorded ? ", recorded_at = excluded.recorded_at" : "", VISIBLE,
+					recorded ? ", i.recorded_text" : "", resource, view, recorded ? "recorded_text," : "", columns,
+					recorded ? "api_time(excluded.recorded_at)," : "");
+		return SqlText.compact(sql);
 	}
 
 	/**
