@@ -1,0 +1,81 @@
+package com.healthpartner.api.redis;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import com.healthpartner.api.support.MutableClock;
+import com.healthpartner.api.support.TestInfrastructure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Redis connection as an operator sees it: opened without a warning, in the database
+ * that {@code SPRING_DATA_REDIS_URL} names.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RedisConnectionTest {
+
+	private static final String URL = TestInfrastructure.redis().url();
+
+	private final MutableClock clock = new MutableClock();
+
+	@Test
+	void connectsWithoutChannelOptionWarnings(CapturedOutput output) {
+		RedisStore store = connected(URL);
+		try {
+			StepVerifier.create(store.ping()).expectNext(true).verifyComplete();
+		}
+		finally {
+			store.stop();
+		}
+		assertThat(output).doesNotContain("Unknown channel option");
+	}
+
+	@Test
+	void keepsItsKeysInTheDatabaseTheUrlNames() {
+		RedisStore database5 = connected(URL + "/5");
+		RedisStore database0 = connected(URL);
+		String key = "redis-connection-test:" + System.nanoTime();
+		try {
+			StepVerifier.create(database5.call((redis) -> redis.set(key, "here"), () -> Mono.just("fallback")))
+				.expectNext("OK")
+				.verifyComplete();
+			StepVerifier.create(database5.call((redis) -> redis.get(key), () -> Mono.just("fallback")))
+				.expectNext("here")
+				.verifyComplete();
+			StepVerifier.create(database0.call((redis) -> redis.exists(key), () -> Mono.just(-1L)))
+				.expectNext(0L)
+				.verifyComplete();
+			StepVerifier.create(database5.call((redis) -> redis.del(key), () -> Mono.just(-1L)))
+				.expectNext(1L)
+				.verifyComplete();
+		}
+		finally {
+			database5.stop();
+			database0.stop();
+		}
+	}
+
+	/**
+	 * A store whose connection is open. The first connection in a JVM can take longer
+	 * than a command's 500 ms (Lettuce's classes and event loops), and a command that
+	 * gives up on it shuts Redis out for a few seconds: the pings until then are made on
+	 * a clock moved past that pause each time.
+	 */
+	private RedisStore connected(String url) {
+		RedisStore store = new RedisStore(url, this.clock, new SimpleMeterRegistry());
+		store.start();
+		StepVerifier.create(Mono.defer(() -> {
+			this.clock.advance(RedisStore.RETRY_AFTER_FAILURE);
+			return store.ping();
+		}).filter(Boolean::booleanValue).repeatWhenEmpty(20, (tries) -> tries)).expectNext(true).verifyComplete();
+		return store;
+	}
+
+}
