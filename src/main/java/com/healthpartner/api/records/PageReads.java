@@ -11,6 +11,8 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Component;
 
+import com.healthpartner.api.system.HeldContext;
+
 /**
  * Runs the query of a list page on a pooled connection through the driver directly, the
  * hottest read of the service: a page has no transaction to join and its few parameters
@@ -38,7 +40,8 @@ public class PageReads {
 	 * one); it selects each record's view, ordering time and id ({@link StoredPage}).
 	 */
 	public Mono<StoredPage> page(Positional statement, UserQuery query, int limit) {
-		return Flux.usingWhen(this.connections.create(), (connection) -> {
+		// the driver's and the pool's operators find the context here, not at the handler
+		return HeldContext.held(Flux.usingWhen(this.connections.create(), (connection) -> {
 			Statement bound = connection.createStatement(statement.sql());
 			List<String> names = statement.names();
 			for (int i = 0; i < names.size(); i++) {
@@ -47,7 +50,7 @@ public class PageReads {
 			return Flux.from(bound.execute()).concatMap(StoredPage.rows(limit));
 		}, Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.collectList()
-			.map((shown) -> StoredPage.of(shown, limit));
+			.map((shown) -> StoredPage.of(shown, limit)));
 	}
 
 	private static Object value(UserQuery query, String name, int limit) {

@@ -16,6 +16,7 @@ import org.springframework.web.server.WebFilterChain;
 
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.system.HeldContext;
 
 /**
  * Our own drain on shutdown, right in front of every handler of {@code /api} and
@@ -53,7 +54,8 @@ public class InFlightRequests implements SmartLifecycle {
 					"The service is shutting down; nothing was written. Retry: another instance will answer.",
 					List.of(), Map.of(HttpHeaders.RETRY_AFTER, "1", HttpHeaders.CONNECTION, "close")));
 		}
-		return chain.filter(exchange).doFinally((signal) -> finished());
+		// the handler's operators find the context here, not at the web server
+		return HeldContext.held(chain.filter(exchange)).doFinally((signal) -> finished());
 	}
 
 	private void finished() {
