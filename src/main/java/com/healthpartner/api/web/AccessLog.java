@@ -171,10 +171,16 @@ public class AccessLog implements SmartLifecycle {
 	public record Entry(Instant at, String thread, String requestId, String method, String route, String path,
 			int status, String partnerId, long durationMillis) {
 
+		/** The message of a line without fields of its own (development runs). */
 		String message() {
 			return "request_id=" + this.requestId + " method=" + this.method + " route=" + this.route + " path="
 					+ this.path + " status=" + this.status + " partner_id=" + this.partnerId + " duration_ms="
 					+ this.durationMillis;
+		}
+
+		/** The message of a structured line, whose fields say the rest. */
+		String summary() {
+			return this.method + " " + this.path + " " + this.status + " in " + this.durationMillis + " ms";
 		}
 
 	}

@@ -94,7 +94,8 @@ class EdgeFilterTest {
 			.containsEntry("path", "/api/v1/health/metrics")
 			.containsEntry("status", 429)
 			.containsEntry("partner_id", "partner-1")
-			.containsKeys("@timestamp", "duration_ms", "message", "ecs");
+			.containsEntry("message", "GET /api/v1/health/metrics 429 in " + fields.get("duration_ms") + " ms")
+			.containsKeys("@timestamp", "duration_ms", "ecs");
 		assertThat(fields.get("log")).isEqualTo(Map.of("level", "INFO", "logger", "com.healthpartner.api.access"));
 		assertThat(this.meters.get("http.server.requests").tag("status", "429").tag("uri", "UNKNOWN").timer().count())
 			.isEqualTo(1);
