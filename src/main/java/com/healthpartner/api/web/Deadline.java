@@ -46,11 +46,9 @@ public class Deadline {
 	 * {@code 503}.
 	 */
 	public Mono<Void> bound(ServerWebExchange exchange, Mono<Void> work) {
-		// with a fallback, Reactor builds no description of the timeout (it would name
-		// every
-		// operator of the request's chain at each subscription); the fallback fails as
-		// the
-		// timeout itself would
+		// with a fallback, Reactor builds no description of the timeout (which names
+		// every operator of the request's chain at each subscription); the fallback
+		// fails as the timeout itself would
 		return work.timeout(LoopTimer.after(this.deadline), Mono.error(TimeoutException::new))
 			.onErrorMap(TimeoutException.class,
 					(timeout) -> ClientWaits.waitingForBody(exchange) ? clientLate() : databaseLate());

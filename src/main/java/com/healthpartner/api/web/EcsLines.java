@@ -11,7 +11,7 @@ import com.healthpartner.api.text.JsonText;
  * {@code service}, {@code message}, the line's own fields, {@code ecs}), built directly
  * from the fields instead of through a generic JSON writer. Its {@code message} is the
  * short summary ({@code GET /api/v1/health/metrics 200 in 3 ms}): the fields are the
- * line's own, so the message does not repeat them all (it did, and made up a quarter of
+ * line's own, so the message does not repeat them all (it did, and made up a fifth of
  * every line's bytes).
  */
 final class EcsLines {
