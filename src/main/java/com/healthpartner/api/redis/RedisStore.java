@@ -48,12 +48,11 @@ public class RedisStore implements SmartLifecycle {
 	private static final Log log = LogFactory.getLog(RedisStore.class);
 
 	static {
-		// With both of Netty's native transports on the class path (io_uring for the web
-		// server's loops), Lettuce opens its socket on epoll but sets io_uring's
-		// keep-alive
-		// options on it, which Netty drops with a warning at every connection: the
-		// connection would keep no keep-alive settings. Lettuce then stays on epoll
-		// alone.
+		// With both of Netty's native transports on the class path (io_uring for the
+		// web server's loops), Lettuce opens its socket on epoll but sets io_uring's
+		// keep-alive options on it, which Netty drops with a warning at every
+		// connection, so its keep-alive timings would not apply. Lettuce stays on
+		// epoll alone.
 		if (System.getProperty("io.lettuce.core.iouring") == null) {
 			System.setProperty("io.lettuce.core.iouring", "false");
 		}
