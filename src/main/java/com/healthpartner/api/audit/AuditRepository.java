@@ -12,6 +12,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.KeysetPages;
 import com.healthpartner.api.system.Filters;
 
 @Repository
@@ -82,14 +83,7 @@ class AuditRepository {
 			.when(query.userId(), "user_id = :userId", "userId", query.userId())
 			.when(query.range().from(), "at >= :from", "from", query.range().from())
 			.when(query.range().until(), "at < :until", "until", query.range().until());
-		if (after != null) {
-			filters.and("(at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
-		}
-		return filters
-			.bind(this.db.sql("select * from audit_events " + filters.where() + " order by at, id limit :limit"))
-			.bind("limit", limit)
-			.map(AuditRepository::row)
-			.all();
+		return KeysetPages.select(this.db, "audit_events", "at", filters, after, limit).map(AuditRepository::row).all();
 	}
 
 	private static AuditEvent row(Readable row) {

@@ -13,6 +13,7 @@ import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.access.PartnerStatus;
 import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.KeysetPages;
 import com.healthpartner.api.system.Bindings;
 import com.healthpartner.api.system.Filters;
 
@@ -49,13 +50,7 @@ class PartnerRepository {
 	}
 
 	Flux<PartnerRow> list(Cursors.Position after, int limit) {
-		Filters filters = new Filters();
-		if (after != null) {
-			filters.and("(created_at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
-		}
-		return filters
-			.bind(this.db.sql("select * from partners " + filters.where() + " order by created_at, id limit :limit"))
-			.bind("limit", limit)
+		return KeysetPages.select(this.db, "partners", "created_at", new Filters(), after, limit)
 			.map(PartnerRepository::row)
 			.all();
 	}

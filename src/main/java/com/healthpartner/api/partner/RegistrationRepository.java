@@ -12,6 +12,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.KeysetPages;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.system.Bindings;
@@ -44,13 +45,7 @@ class RegistrationRepository {
 	Flux<RegistrationRow> list(RegistrationStatus status, Cursors.Position after, int limit) {
 		Filters filters = new Filters().when(status, "status = :status", "status",
 				(status != null) ? status.value() : null);
-		if (after != null) {
-			filters.and("(created_at, id) > (:afterAt, :afterId)", "afterAt", after.at(), "afterId", after.id());
-		}
-		return filters
-			.bind(this.db
-				.sql("select * from registrations " + filters.where() + " order by created_at, id limit :limit"))
-			.bind("limit", limit)
+		return KeysetPages.select(this.db, "registrations", "created_at", filters, after, limit)
 			.map(RegistrationRepository::row)
 			.all();
 	}
