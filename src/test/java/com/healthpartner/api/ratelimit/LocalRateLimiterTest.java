@@ -77,6 +77,21 @@ class LocalRateLimiterTest {
 	}
 
 	@Test
+	void aRequestReadBeforeTheWindowItRacedWithCountsInThatWindow() {
+		Decision first = this.limiter.acquireNow(DEFAULT, "partner:a");
+		for (int i = 0; i < 59; i++) {
+			this.limiter.acquireNow(DEFAULT, "partner:a");
+		}
+		// another event loop read the clock a moment before the first request and takes
+		// its permit only now
+		this.clock.advance(Duration.ofMillis(-1));
+		Decision raced = this.limiter.acquireNow(DEFAULT, "partner:a");
+		assertThat(raced.allowed()).as("the 61st request of the window").isFalse();
+		assertThat(raced.remaining()).isZero();
+		assertThat(raced.resetAtMillis()).isEqualTo(first.resetAtMillis());
+	}
+
+	@Test
 	void aClockSetBackNeitherBlocksNorRefuses() {
 		this.clock.advance(Duration.ofHours(2));
 		for (int i = 0; i < 30; i++) {
