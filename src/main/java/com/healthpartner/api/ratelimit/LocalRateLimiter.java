@@ -60,12 +60,13 @@ final class LocalRateLimiter implements RateLimiter {
 	@Override
 	public Decision acquireNow(Policy policy, String subject) {
 		long now = nanos();
-		// the common case, a request within its subject's current window under the same
-		// plan: a read of the map, no lock; the limiter counts atomically. A request that
+		// the common case, a request that counts in its subject's current window under
+		// the same plan (Window.counts): a read of the map, no lock; the limiter counts
+		// atomically. A request that
 		// races with the window's replacement (it ended, or the plan changed) counts in
 		// the window it found
 		Window found = this.windows.asMap().get(subject);
-		if (found != null && found.covers(now) && found.limit == policy.limit()) {
+		if (found != null && found.counts(now) && found.limit == policy.limit()) {
 			return found.take(policy, now);
 		}
 		Decision[] decision = new Decision[1];
@@ -135,14 +136,6 @@ final class LocalRateLimiter implements RateLimiter {
 			// request's (one clock reading a request), and never goes back (Resilience4j
 			// would wait for a negative delay or count negative cycles)
 			this.limiter = new AtomicRateLimiter(subject, config(policy.limit(), policy.window()), this.latest::get);
-		}
-
-		/**
-		 * Whether {@code now} falls in this window; a clock set back before its start
-		 * starts a new one.
-		 */
-		private boolean covers(long now) {
-			return now >= this.start && now < this.end;
 		}
 
 		/**
