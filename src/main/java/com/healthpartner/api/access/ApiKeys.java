@@ -47,7 +47,11 @@ public class ApiKeys {
 
 	/** The outcome when it is known without the database, otherwise null. */
 	public KeyCheck checkNow(ServerWebExchange exchange) {
-		String apiKey = exchange.getRequest().getHeaders().getFirst(HEADER);
+		return checkNow(exchange.getRequest().getHeaders().getFirst(HEADER));
+	}
+
+	/** {@link #checkNow(ServerWebExchange)} of the key a request sent (or null). */
+	public KeyCheck checkNow(String apiKey) {
 		if (apiKey == null || apiKey.isBlank()) {
 			return KeyCheck.refused(MISSING);
 		}

@@ -2,6 +2,7 @@ package com.healthpartner.api.edge;
 
 import reactor.netty.NettyPipeline;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,10 +19,13 @@ class EdgeConfiguration {
 	static final String HANDLER = "healthPartner.httpEdge";
 
 	@Bean
-	NettyServerCustomizer httpEdge(EdgeProperties properties, ProblemWriter problems) {
+	NettyServerCustomizer httpEdge(EdgeProperties properties, ProblemWriter problems,
+			ObjectProvider<EarlyAnswers> early) {
+		EarlyAnswers answers = early.getIfAvailable();
 		return (server) -> server.doOnChannelInit((observer, channel, address) -> {
 			if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
-				channel.pipeline().addAfter(NettyPipeline.HttpCodec, HANDLER, new HttpEdge(properties, problems));
+				channel.pipeline()
+					.addAfter(NettyPipeline.HttpCodec, HANDLER, new HttpEdge(properties, problems, answers));
 			}
 		});
 	}

@@ -1,6 +1,5 @@
 package com.healthpartner.api.edge;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,14 +13,12 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -48,7 +45,11 @@ import com.healthpartner.api.problem.RequestIds;
  * after the idle timeout;</li>
  * <li>a request with {@code Connection: close} that arrives while others are still being
  * answered is answered too, after them, and then the connection is closed (Reactor Netty
- * would close it after the first answer).</li>
+ * would close it after the first answer);</li>
+ * <li>a request the web layer can answer from memory ({@link EarlyAnswers}: a used-up
+ * plan's {@code 429}) is answered here when nothing else is being answered on the
+ * connection, which stays open, and no {@code 100 Continue} is expected; its body is read
+ * and dropped.</li>
  * </ul>
  */
 final class HttpEdge extends ChannelDuplexHandler {
@@ -72,6 +73,8 @@ final class HttpEdge extends ChannelDuplexHandler {
 	private final int maxTarget;
 
 	private final ProblemWriter problems;
+
+	private final EarlyAnswers early;
 
 	private final Runnable expiry = this::expired;
 
@@ -98,6 +101,9 @@ final class HttpEdge extends ChannelDuplexHandler {
 
 	private boolean discarding;
 
+	/** A request answered here: its body is read and dropped. */
+	private boolean dropping;
+
 	private boolean lingering;
 
 	private boolean decodedThisRead;
@@ -108,11 +114,12 @@ final class HttpEdge extends ChannelDuplexHandler {
 
 	private long timerDue;
 
-	HttpEdge(EdgeProperties properties, ProblemWriter problems) {
+	HttpEdge(EdgeProperties properties, ProblemWriter problems, EarlyAnswers early) {
 		this.readTimeout = properties.requestReadTimeout().toNanos();
 		this.idleTimeout = properties.idleTimeout().toNanos();
 		this.maxTarget = properties.maxRequestTarget();
 		this.problems = problems;
+		this.early = early;
 	}
 
 	@Override
@@ -137,6 +144,10 @@ final class HttpEdge extends ChannelDuplexHandler {
 			return;
 		}
 		this.decodedThisRead = true;
+		if (this.dropping) {
+			drop(ctx, msg);
+			return;
+		}
 		if (msg instanceof HttpRequest request) {
 			request(ctx, request);
 			return;
@@ -154,6 +165,9 @@ final class HttpEdge extends ChannelDuplexHandler {
 
 	private void request(ChannelHandlerContext ctx, HttpRequest request) {
 		EdgeRefusal refusal = refusal(request);
+		if (refusal == null && answeredHere(ctx, request)) {
+			return;
+		}
 		HttpRequest passed = request;
 		if (refusal != null) {
 			passed = standIn(request, refusal);
@@ -186,6 +200,59 @@ final class HttpEdge extends ChannelDuplexHandler {
 			arm(this.readTimeout);
 		}
 		ctx.fireChannelRead(passed);
+	}
+
+	/**
+	 * Answers the request here if the web layer can from memory and the connection allows
+	 * it: nothing else is being answered on it (answers go out in order), it stays open,
+	 * it speaks HTTP/1.1 and no {@code 100 Continue} is expected (the client would wait
+	 * for it before sending the body this reads and drops).
+	 */
+	private boolean answeredHere(ChannelHandlerContext ctx, HttpRequest request) {
+		if (this.early == null || this.pending > 0 || request.protocolVersion() != HttpVersion.HTTP_1_1
+				|| !HttpUtil.isKeepAlive(request) || HttpUtil.is100ContinueExpected(request)) {
+			return false;
+		}
+		FullHttpResponse answer = this.early.answer(request, RequestTargets.pathFor(request.uri(), this.maxTarget));
+		if (answer == null) {
+			return false;
+		}
+		boolean whole = request instanceof LastHttpContent;
+		ReferenceCountUtil.release(request);
+		ctx.writeAndFlush(answer);
+		if (whole) {
+			answeredHereEnded(ctx);
+		}
+		else {
+			this.dropping = true;
+			this.inbound = BODY;
+			this.since = System.nanoTime();
+			arm(this.readTimeout);
+		}
+		return true;
+	}
+
+	/** Part of the body of a request answered here. */
+	private void drop(ChannelHandlerContext ctx, Object msg) {
+		boolean broken = msg instanceof DecoderResultProvider provider && provider.decoderResult().isFailure();
+		boolean last = msg instanceof LastHttpContent;
+		ReferenceCountUtil.release(msg);
+		if (broken) {
+			this.discarding = true;
+			ctx.close();
+		}
+		else if (last) {
+			answeredHereEnded(ctx);
+		}
+	}
+
+	/** A request answered here has been read whole: the connection waits for the next. */
+	private void answeredHereEnded(ChannelHandlerContext ctx) {
+		this.dropping = false;
+		this.inbound = IDLE;
+		this.since = System.nanoTime();
+		arm(this.idleTimeout);
+		ctx.read();
 	}
 
 	private void requestEnded() {
@@ -273,7 +340,7 @@ final class HttpEdge extends ChannelDuplexHandler {
 		this.decodedThisRead = false;
 		this.readAsked = false;
 		ctx.fireChannelReadComplete();
-		if (this.lingering) {
+		if (this.lingering || this.dropping) {
 			ctx.read();
 		}
 	}
@@ -407,15 +474,9 @@ final class HttpEdge extends ChannelDuplexHandler {
 		HttpRequest request = (this.inbound == BODY) ? this.current : null;
 		String id = RequestIds.chooseFor((request != null) ? request.headers().get(RequestIds.HEADER) : null);
 		String path = (request != null) ? RequestTargets.pathFor(request.uri(), this.maxTarget) : "/";
-		byte[] body = this.problems.body(path, id, problem).getBytes(StandardCharsets.UTF_8);
-		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-				HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.wrappedBuffer(body));
-		HttpHeaders headers = response.headers();
-		headers.set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json");
-		headers.set(HttpHeaderNames.CONTENT_LENGTH, body.length);
-		headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
-		headers.set(RequestIds.HEADER, id);
-		headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+		FullHttpResponse response = this.problems.answer(path, id, problem,
+				(headers) -> headers.set(RequestIds.HEADER, id));
+		response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
 		this.responseStarted = true;
 		this.ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
 	}

@@ -1,8 +1,12 @@
 package com.healthpartner.api.gate;
 
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpRequest;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -12,12 +16,15 @@ import com.healthpartner.api.access.AdminToken;
 import com.healthpartner.api.access.ApiKeys;
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.KeyCheck;
+import com.healthpartner.api.edge.EarlyAnswers;
 import com.healthpartner.api.edge.EdgeRefusal;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemWriter;
+import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.ratelimit.Decision;
 import com.healthpartner.api.ratelimit.RateLimits;
 import com.healthpartner.api.signature.Signatures;
+import com.healthpartner.api.web.Answers;
 import com.healthpartner.api.web.Deadline;
 import com.healthpartner.api.web.FilterOrder;
 import com.healthpartner.api.web.InFlightRequests;
@@ -41,11 +48,13 @@ import com.healthpartner.api.web.RequestPaths.Zone;
  * under {@code anonymous} and {@code registration}; {@code /admin} needs the admin token.
  * A check that can decide at once does (a key in the key cache, limits kept in memory),
  * so that the common request passes without waiting; a refusal is answered at once,
- * without reaching a handler or doing database work.
+ * without reaching a handler or doing database work. A request whose checks 1 to 3 can
+ * all be decided from memory and end in check 3's refusal is refused even before the web
+ * layer takes it up, by the HTTP edge ({@link #answer}).
  */
 @Component
 @Order(FilterOrder.GATE)
-class ApiGate implements WebFilter {
+class ApiGate implements WebFilter, EarlyAnswers {
 
 	private final AdminToken adminToken;
 
@@ -61,8 +70,10 @@ class ApiGate implements WebFilter {
 
 	private final ProblemWriter problems;
 
+	private final Answers answers;
+
 	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
-			InFlightRequests inFlight, ProblemWriter problems) {
+			InFlightRequests inFlight, ProblemWriter problems, Answers answers) {
 		this.adminToken = adminToken;
 		this.keys = keys;
 		this.limits = limits;
@@ -70,6 +81,47 @@ class ApiGate implements WebFilter {
 		this.deadline = deadline;
 		this.inFlight = inFlight;
 		this.problems = problems;
+		this.answers = answers;
+	}
+
+	/**
+	 * Checks 1 to 3 of a request of {@code /api/v1} whose head the HTTP edge holds,
+	 * before the web layer takes it up: when its key is in the key cache and valid, its
+	 * partner active and its plan's window (in this instance's memory) used up, the
+	 * {@code 429} that {@link #filter} would give, with the same headers, body, counters
+	 * and access log line. Otherwise null: nothing is decided or counted, and the request
+	 * goes on to {@link #filter}, which runs every check. A refusal of check 3 comes
+	 * before the signature and the scope, so neither changes it. This spares the
+	 * commonest refusal under load the web layer's work (its request, exchange and filter
+	 * chain), which is most of what such an answer costs.
+	 */
+	@Override
+	public FullHttpResponse answer(HttpRequest request, String path) {
+		long start = System.nanoTime();
+		String method = request.method().name();
+		// a HEAD's answer has no body: left to the web layer
+		if (!path.startsWith("/api/v1/") || "HEAD".equals(method)) {
+			return null;
+		}
+		KeyCheck known = this.keys.checkNow(request.headers().get(ApiKeys.HEADER));
+		if (known == null || !known.isGranted()) {
+			return null;
+		}
+		if (RequestPaths.zone(HttpMethod.valueOf(method), PathContainer.parsePath(path)) != Zone.PARTNER) {
+			return null;
+		}
+		ApiPrincipal principal = known.principal();
+		Decision refused = this.limits.partnerRefusedNow(principal);
+		if (refused == null) {
+			return null;
+		}
+		String id = RequestIds.chooseFor(request.headers().get(RequestIds.HEADER));
+		FullHttpResponse answer = this.problems.answer(path, id, RateLimits.limited(refused), (headers) -> {
+			headers.set(RequestIds.HEADER, id);
+			RateLimits.writeHeaders(headers, refused);
+		});
+		this.answers.answeredAtEdge(id, method, path, answer.status().code(), principal.partnerId().toString(), start);
+		return answer;
 	}
 
 	@Override

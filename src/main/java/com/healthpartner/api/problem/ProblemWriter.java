@@ -1,12 +1,19 @@
 package com.healthpartner.api.problem;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.support.Netty4HeadersAdapter;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -36,14 +43,32 @@ public class ProblemWriter {
 	public Mono<Void> write(ServerWebExchange exchange, ApiException problem) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(problem.type().status());
-		HttpHeaders headers = response.getHeaders();
+		byte[] body = body(exchange, problem).getBytes(StandardCharsets.UTF_8);
+		headers(response.getHeaders(), problem, body.length);
+		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+	}
+
+	/**
+	 * The whole answer of a problem given outside any exchange, by the HTTP edge for a
+	 * request that never reached the web layer: the headers {@code first} writes (the
+	 * request id, ...), then those {@link #write} gives every problem.
+	 */
+	public FullHttpResponse answer(String path, String requestId, ApiException problem, Consumer<HttpHeaders> first) {
+		byte[] body = body(path, requestId, problem).getBytes(StandardCharsets.UTF_8);
+		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+				HttpResponseStatus.valueOf(problem.type().status().value()), Unpooled.wrappedBuffer(body));
+		HttpHeaders headers = new HttpHeaders(new Netty4HeadersAdapter(response.headers()));
+		first.accept(headers);
+		headers(headers, problem, body.length);
+		return response;
+	}
+
+	private static void headers(HttpHeaders headers, ApiException problem, int length) {
 		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
 		headers.setCacheControl("no-store");
 		problem.headers().forEach(headers::set);
-		byte[] body = body(exchange, problem).getBytes(StandardCharsets.UTF_8);
 		// set here rather than left to the server: the answer to a HEAD has it too
-		headers.setContentLength(body.length);
-		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+		headers.setContentLength(length);
 	}
 
 	String body(ServerWebExchange exchange, ApiException problem) {

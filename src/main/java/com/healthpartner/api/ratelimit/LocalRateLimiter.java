@@ -81,6 +81,17 @@ final class LocalRateLimiter implements RateLimiter {
 		return decision[0];
 	}
 
+	@Override
+	public Decision refusedNow(Policy policy, String subject) {
+		long now = nanos();
+		Window found = this.windows.asMap().get(subject);
+		// a window's permits only ever decrease: once used up it refuses until replaced
+		if (found == null || !found.counts(now) || found.limit != policy.limit() || !found.usedUp()) {
+			return null;
+		}
+		return found.take(policy, now);
+	}
+
 	/** Windows held now (after expired ones are dropped). */
 	long windows() {
 		this.windows.cleanUp();
@@ -168,6 +179,10 @@ final class LocalRateLimiter implements RateLimiter {
 				changed.limiter.acquirePermission(used);
 			}
 			return changed;
+		}
+
+		private boolean usedUp() {
+			return this.limiter.getMetrics().getAvailablePermissions() <= 0;
 		}
 
 		private Decision take(Policy policy, long now) {

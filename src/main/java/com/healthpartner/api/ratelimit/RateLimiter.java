@@ -20,4 +20,13 @@ interface RateLimiter {
 		return null;
 	}
 
+	/**
+	 * The refusal of a request of {@code subject} when its window, in this instance's
+	 * memory, is used up under {@code policy}; otherwise null, and nothing is taken (the
+	 * request then goes through {@link #acquire}).
+	 */
+	default Decision refusedNow(Policy policy, String subject) {
+		return null;
+	}
+
 }

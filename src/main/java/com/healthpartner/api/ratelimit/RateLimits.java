@@ -52,6 +52,24 @@ public class RateLimits {
 		return (decision != null) ? taken(exchange, decision) : null;
 	}
 
+	/**
+	 * Check 3 for a request outside any exchange (at the HTTP edge): its refusal,
+	 * counted, when the partner's window in memory is used up; otherwise null, nothing
+	 * taken or counted.
+	 */
+	public Decision partnerRefusedNow(ApiPrincipal principal) {
+		Decision refused = this.limiter.refusedNow(this.policies.plan(principal.plan()), subject(principal));
+		if (refused != null) {
+			this.counters.count(refused);
+		}
+		return refused;
+	}
+
+	/** The rate-limit headers of a request whose one decision is this. */
+	public static void writeHeaders(HttpHeaders headers, Decision decision) {
+		RateLimitHeaders.write(headers, List.of(decision));
+	}
+
 	/** Check 3: the partner's current plan; all keys of a partner share one window. */
 	public Mono<Decision> partner(ServerWebExchange exchange, ApiPrincipal principal) {
 		return this.limiter.acquire(this.policies.plan(principal.plan()), subject(principal))

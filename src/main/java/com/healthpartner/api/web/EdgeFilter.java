@@ -1,7 +1,5 @@
 package com.healthpartner.api.web;
 
-import java.time.Instant;
-
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.annotation.Order;
@@ -33,13 +31,10 @@ class EdgeFilter implements WebFilter {
 
 	private static final String NO_STORE = CacheControl.noStore().getHeaderValue();
 
-	private final AccessLog accessLog;
+	private final Answers answers;
 
-	private final RequestMetrics metrics;
-
-	EdgeFilter(AccessLog accessLog, RequestMetrics metrics) {
-		this.accessLog = accessLog;
-		this.metrics = metrics;
+	EdgeFilter(Answers answers) {
+		this.answers = answers;
 	}
 
 	@Override
@@ -55,19 +50,15 @@ class EdgeFilter implements WebFilter {
 	}
 
 	private void ended(ServerWebExchange exchange, String id, long start) {
-		long nanos = System.nanoTime() - start;
 		ServerHttpResponse response = exchange.getResponse();
 		HttpStatusCode code = response.getStatusCode();
-		int status = (code != null) ? code.value() : 200;
 		PathPattern pattern = exchange.getAttribute(RouterFunctions.MATCHING_PATTERN_ATTRIBUTE);
-		String method = exchange.getRequest().getMethod().name();
 		Throwable handled = exchange.getAttribute(ExceptionHandlingWebHandler.HANDLED_WEB_EXCEPTION);
-		this.metrics.record(method, (pattern != null) ? pattern.getPatternString() : null, status,
-				(handled != null) ? handled.getClass().getSimpleName() : null, nanos);
 		Object partner = exchange.getAttribute(LogAttributes.PARTNER_ID);
-		this.accessLog.record(new AccessLog.Entry(Instant.now(), Thread.currentThread().getName(), id, method,
-				(pattern != null) ? pattern.getPatternString() : "UNMATCHED", exchange.getRequest().getPath().value(),
-				status, (partner != null) ? partner.toString() : "-", nanos / 1_000_000));
+		this.answers.ended(id, exchange.getRequest().getMethod().name(),
+				(pattern != null) ? pattern.getPatternString() : null, exchange.getRequest().getPath().value(),
+				(code != null) ? code.value() : 200, (handled != null) ? handled.getClass().getSimpleName() : null,
+				(partner != null) ? partner.toString() : null, start);
 	}
 
 }

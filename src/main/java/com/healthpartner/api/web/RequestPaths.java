@@ -64,7 +64,11 @@ public final class RequestPaths {
 		return zone;
 	}
 
-	static Zone zone(HttpMethod method, PathContainer path) {
+	/**
+	 * The part of the service a request of this method and path (as the routers match it)
+	 * is for.
+	 */
+	public static Zone zone(HttpMethod method, PathContainer path) {
 		String first = null;
 		String second = null;
 		String third = null;

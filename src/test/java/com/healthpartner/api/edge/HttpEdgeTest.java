@@ -147,6 +147,69 @@ class HttpEdgeTest extends IntegrationTest {
 	}
 
 	@Test
+	void aUsedUpPlansRefusalIsAnsweredWithoutRunningItsBodyAndTheConnectionGoesOn() throws IOException {
+		Credentials limited = usedUp();
+		String body = body(this.user);
+		String refused = "POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+				+ "x-api-key: " + limited.apiKey() + "\r\nX-Request-Id: edge-429\r\nContent-Length: " + body.length()
+				+ "\r\n\r\n" + body;
+		Exchange answer = RawHttp.send(this.port, refused + me(this.partner), 1500);
+		assertThat(answer.answers()).as(answer.text()).isEqualTo(2);
+		assertThat(answer.status(0)).isEqualTo(429);
+		assertThat(answer.status(1)).isEqualTo(200);
+		assertThat(answer.closed()).as("the connection stays open").isFalse();
+		Exchange turns = RawHttp.inTurns(this.port, List.of(refused, me(limited), me(this.partner)), 500);
+		assertThat(turns.answers()).as("each request sent after the answer before: " + turns.text()).isEqualTo(3);
+		assertThat(List.of(turns.status(0), turns.status(1), turns.status(2))).containsExactly(429, 429, 200);
+		assertThat(answer.header("X-Request-Id")).isEqualTo("edge-429");
+		assertThat(answer.header("RateLimit-Policy")).isEqualTo("\"default\";q=60;w=60");
+		assertThat(answer.header("X-RateLimit-Remaining")).isEqualTo("0");
+		assertThat(answer.header("Retry-After")).isNotBlank();
+		assertThat(answer.header("Cache-Control")).isEqualTo("no-store");
+		assertThat(answer.body()).contains("\"code\":\"rate_limited\"", "\"request_id\":\"edge-429\"",
+				"\"instance\":\"/api/v1/health/metrics\"");
+		assertDocumented(answer.observed("POST", "/api/v1/health/metrics"));
+		assertThat(stored(this.user)).isZero();
+	}
+
+	@Test
+	void aChunkedBodyOfARefusedRequestIsDroppedWholeToo() throws IOException {
+		Credentials limited = usedUp();
+		String body = body(this.user);
+		String half = body.substring(0, 10);
+		String chunked = "POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+				+ "x-api-key: " + limited.apiKey() + "\r\nTransfer-Encoding: chunked\r\n\r\n"
+				+ Integer.toHexString(half.length()) + "\r\n" + half + "\r\n"
+				+ Integer.toHexString(body.length() - half.length()) + "\r\n" + body.substring(half.length())
+				+ "\r\n0\r\n\r\n";
+		Exchange answer = RawHttp.send(this.port, chunked + me(limited) + me(this.partner), 1500);
+		assertThat(answer.answers()).as(answer.text()).isEqualTo(3);
+		assertThat(answer.status(0)).isEqualTo(429);
+		assertThat(answer.status(1)).isEqualTo(429);
+		assertThat(answer.status(2)).isEqualTo(200);
+		assertThat(answer.closed()).isFalse();
+		assertThat(stored(this.user)).isZero();
+	}
+
+	/** A partner on the default plan whose window is used up. */
+	private Credentials usedUp() {
+		Credentials limited = this.partners.onboard("default");
+		for (int i = 0; i < 60; i++) {
+			this.client.get()
+				.uri("/api/v1/auth/me")
+				.header("x-api-key", limited.apiKey())
+				.exchange()
+				.expectStatus()
+				.isOk();
+		}
+		return limited;
+	}
+
+	private static String me(Credentials partner) {
+		return "GET /api/v1/auth/me HTTP/1.1\r\nHost: localhost\r\nx-api-key: " + partner.apiKey() + "\r\n\r\n";
+	}
+
+	@Test
 	void aPipelinedRequestWithConnectionCloseIsAnsweredThenTheConnectionCloses() throws IOException {
 		String me = "GET /api/v1/auth/me HTTP/1.1\r\nHost: localhost\r\nx-api-key: " + this.partner.apiKey() + "\r\n";
 		Exchange answer = RawHttp.send(this.port, me + "\r\n" + me + "Connection: close\r\n\r\n", 5000);

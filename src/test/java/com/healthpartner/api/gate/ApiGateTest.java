@@ -1,13 +1,27 @@
 package com.healthpartner.api.gate;
 
+import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpVersion;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
@@ -19,11 +33,14 @@ import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.InMemoryKeys;
 import com.healthpartner.api.access.PartnerStatus;
 import com.healthpartner.api.problem.Problems;
+import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.ratelimit.TestRateLimits;
 import com.healthpartner.api.signature.TestSignatures;
 import com.healthpartner.api.support.MutableClock;
+import com.healthpartner.api.web.AccessLog;
 import com.healthpartner.api.web.Deadline;
 import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.TestAnswers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,10 +61,16 @@ class ApiGateTest {
 
 	private final TestRateLimits limits = new TestRateLimits(this.clock, 3);
 
+	private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private final AccessLog accessLog = TestAnswers.accessLog(this.log, this.meters);
+
 	private final ApiGate gate = new ApiGate(new AdminToken(Problems.PROPERTIES),
 			this.stored.apiKeys(this.limits.gate(), this.clock), this.limits.limits(),
 			TestSignatures.over(this.stored, this.clock, Problems.PROPERTIES), new Deadline(Duration.ofSeconds(10)),
-			new InFlightRequests(), Problems.writer());
+			new InFlightRequests(), Problems.writer(), TestAnswers.to(this.accessLog, this.meters));
 
 	private final AtomicReference<ServerWebExchange> handled = new AtomicReference<>();
 
@@ -102,6 +125,83 @@ class ApiGateTest {
 	}
 
 	@Test
+	void aUsedUpPlanIsRefusedAtTheEdgeWithTheAnswerTheFilterGivesAndLoggedAlike() throws Exception {
+		for (int i = 0; i < 60; i++) {
+			assertThat(this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/health/metrics", KEY),
+					"/api/v1/health/metrics"))
+				.as("request %d, within the plan", i)
+				.isNull();
+			this.handled.set(null);
+			run(request("/api/v1/health/metrics", KEY));
+			assertThat(this.handled.get()).as("request %d: the edge took nothing", i).isNotNull();
+		}
+		this.accessLog.start();
+		FullHttpResponse atTheEdge = this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/health/metrics", KEY),
+				"/api/v1/health/metrics");
+		this.accessLog.stop();
+		MockServerWebExchange inTheWebLayer = runWithId(
+				MockServerHttpRequest.post("/api/v1/health/metrics").header(ApiKeys.HEADER, KEY));
+		assertThat(atTheEdge.status().code()).isEqualTo(429);
+		assertThat(inTheWebLayer.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		List<String> edgeHeaders = new ArrayList<>();
+		atTheEdge.headers()
+			.forEach((header) -> edgeHeaders.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
+		List<String> webHeaders = new ArrayList<>();
+		inTheWebLayer.getResponse()
+			.getHeaders()
+			.forEach((name, values) -> values
+				.forEach((value) -> webHeaders.add(name.toLowerCase(Locale.ROOT) + ": " + value)));
+		assertThat(edgeHeaders).containsExactlyElementsOf(webHeaders)
+			.contains("x-request-id: trace-429", "x-ratelimit-remaining: 0", "content-type: application/problem+json");
+		assertThat(atTheEdge.content().toString(StandardCharsets.UTF_8)).isEqualTo(body(inTheWebLayer))
+			.contains("\"code\":\"rate_limited\"", "\"request_id\":\"trace-429\"");
+		atTheEdge.release();
+		Map<String, Object> line = JsonMapper.builder()
+			.build()
+			.readValue(this.log.toString(StandardCharsets.UTF_8), new TypeReference<>() {
+			});
+		assertThat(line).containsEntry("request_id", "trace-429")
+			.containsEntry("method", "POST")
+			.containsEntry("route", "UNMATCHED")
+			.containsEntry("path", "/api/v1/health/metrics")
+			.containsEntry("status", 429)
+			.containsEntry("partner_id", this.partner.partnerId().toString());
+		assertThat(this.meters.get("http.server.requests").tag("status", "429").timer().count()).isOne();
+	}
+
+	@Test
+	void theEdgeLeavesToTheWebLayerWhatIsNotAUsedUpPlansRefusal() {
+		for (int i = 0; i < 60; i++) {
+			run(request("/api/v1/auth/me", KEY));
+		}
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
+			.as("the plan is used up")
+			.isNotNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.HEAD, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
+			.as("a HEAD, whose answer has no body")
+			.isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/admin/v1/partners", KEY), "/admin/v1/partners"))
+			.isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/docs", KEY), "/docs")).isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", null), "/api/v1/auth/me"))
+			.as("no key")
+			.isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", SUSPENDED_KEY), "/api/v1/auth/me"))
+			.as("a suspended partner")
+			.isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", "hpk_" + "U".repeat(32)),
+				"/api/v1/auth/me"))
+			.as("a key not in the cache")
+			.isNull();
+		this.clock.advance(Duration.ofSeconds(61));
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
+			.as("the window has ended")
+			.isNull();
+		run(request("/api/v1/auth/me", KEY));
+		assertThat(this.handled.get()).isNotNull();
+	}
+
+	@Test
 	void theAdminRoutesNeedTheAdminTokenAndPartnerKeysDoNotOpenThem() {
 		MockServerWebExchange refused = run(request("/admin/v1/partners", KEY));
 		assertThat(refused.getResponse().getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
@@ -126,6 +226,29 @@ class ApiGateTest {
 			return Mono.empty();
 		}).as(StepVerifier::create).verifyComplete();
 		return exchange;
+	}
+
+	/** {@link #run}, with the id and header {@code EdgeFilter} gives a request first. */
+	private MockServerWebExchange runWithId(MockServerHttpRequest.BaseBuilder<?> request) {
+		MockServerWebExchange exchange = MockServerWebExchange.from(request.header(RequestIds.HEADER, "trace-429")
+			.remoteAddress(new InetSocketAddress("203.0.113.7", 4000)));
+		exchange.getResponse().getHeaders().set(RequestIds.HEADER, RequestIds.assign(exchange));
+		this.gate.filter(exchange, (passed) -> {
+			this.handled.set(passed);
+			return Mono.empty();
+		}).as(StepVerifier::create).verifyComplete();
+		return exchange;
+	}
+
+	/** A request's head as the HTTP edge holds it. */
+	private static HttpRequest edgeRequest(HttpMethod method, String path, String key) {
+		HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1,
+				io.netty.handler.codec.http.HttpMethod.valueOf(method.name()), path);
+		request.headers().set(RequestIds.HEADER, "trace-429");
+		if (key != null) {
+			request.headers().set(ApiKeys.HEADER, key);
+		}
+		return request;
 	}
 
 	private static MockServerHttpRequest.BaseBuilder<?> request(String path, String key) {

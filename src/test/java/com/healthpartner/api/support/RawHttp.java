@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,23 +90,34 @@ public final class RawHttp {
 	}
 
 	public static Exchange send(int port, byte[] request, int silence) throws IOException {
+		return inTurns(port, List.of(new String(request, StandardCharsets.ISO_8859_1)), silence);
+	}
+
+	/**
+	 * Sends each of {@code requests} on one connection once the server has been silent
+	 * for {@code silence} ms after the one before (so each arrives on its own, after the
+	 * answers to those before it), and returns all that came back.
+	 */
+	public static Exchange inTurns(int port, List<String> requests, int silence) throws IOException {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout(silence);
 			long start = System.nanoTime();
-			socket.getOutputStream().write(request);
-			socket.getOutputStream().flush();
 			ByteArrayOutputStream received = new ByteArrayOutputStream();
 			InputStream in = socket.getInputStream();
 			boolean closed = false;
 			byte[] buffer = new byte[8192];
-			try {
-				for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-					received.write(buffer, 0, n);
+			for (int turn = 0; turn < requests.size() && !closed; turn++) {
+				socket.getOutputStream().write(requests.get(turn).getBytes(StandardCharsets.ISO_8859_1));
+				socket.getOutputStream().flush();
+				try {
+					for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+						received.write(buffer, 0, n);
+					}
+					closed = true;
 				}
-				closed = true;
-			}
-			catch (SocketTimeoutException ex) {
-				closed = false;
+				catch (SocketTimeoutException ex) {
+					closed = false;
+				}
 			}
 			return new Exchange(received.toString(StandardCharsets.ISO_8859_1), closed,
 					(System.nanoTime() - start) / 1_000_000);

@@ -17,7 +17,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.mock.env.MockEnvironment;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
@@ -36,12 +35,9 @@ class EdgeFilterTest {
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-	private final AccessLog accessLog = new AccessLog(
-			new MockEnvironment().withProperty("logging.structured.format.console", "ecs")
-				.withProperty("spring.application.name", "health-partner-api"),
-			this.meters, this.out);
+	private final AccessLog accessLog = TestAnswers.accessLog(this.out, this.meters);
 
-	private final EdgeFilter filter = new EdgeFilter(this.accessLog, new RequestMetrics(this.meters));
+	private final EdgeFilter filter = new EdgeFilter(TestAnswers.to(this.accessLog, this.meters));
 
 	@AfterEach
 	void stop() {
