@@ -85,15 +85,10 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	}
 
 	/**
-	 * Checks 1 to 3 of a request of {@code /api/v1} whose head the HTTP edge holds,
-	 * before the web layer takes it up: when its key is in the key cache and valid, its
-	 * partner active and its plan's window (in this instance's memory) used up, the
-	 * {@code 429} that {@link #filter} would give, with the same headers, body, counters
-	 * and access log line. Otherwise null: nothing is decided or counted, and the request
-	 * goes on to {@link #filter}, which runs every check. A refusal of check 3 comes
-	 * before the signature and the scope, so neither changes it. This spares the
-	 * commonest refusal under load the web layer's work (its request, exchange and filter
-	 * chain), which is most of what such an answer costs.
+	 * Checks 1 to 3 of a request head the HTTP edge holds: the {@code 429} of
+	 * {@link #filter}, whole and recorded, when the key is cached and valid, the partner
+	 * active and its window in memory used up; otherwise null, nothing taken or counted
+	 * (design.md, "The HTTP edge").
 	 */
 	@Override
 	public FullHttpResponse answer(HttpRequest request, String path) {
