@@ -102,14 +102,14 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		if (known == null || !known.isGranted()) {
 			return null;
 		}
-		if (RequestPaths.zone(HttpMethod.valueOf(method), PathContainer.parsePath(path)) != Zone.PARTNER) {
-			return null;
-		}
 		ApiPrincipal principal = known.principal();
 		Decision refused = this.limits.partnerRefusedNow(principal);
-		if (refused == null) {
+		// the path as the routers read it only for a refusal: most requests are not one
+		if (refused == null
+				|| RequestPaths.zone(HttpMethod.valueOf(method), PathContainer.parsePath(path)) != Zone.PARTNER) {
 			return null;
 		}
+		this.limits.count(refused);
 		String id = RequestIds.chooseFor(request.headers().get(RequestIds.HEADER));
 		FullHttpResponse answer = this.problems.answer(path, id, RateLimits.limited(refused), (headers) -> {
 			headers.set(RequestIds.HEADER, id);

@@ -53,16 +53,17 @@ public class RateLimits {
 	}
 
 	/**
-	 * Check 3 for a request outside any exchange (at the HTTP edge): its refusal,
-	 * counted, when the partner's window in memory is used up; otherwise null, nothing
-	 * taken or counted.
+	 * Check 3 for a request outside any exchange (at the HTTP edge): its refusal when the
+	 * partner's window in memory is used up, not yet counted ({@link #count}); otherwise
+	 * null, nothing taken.
 	 */
 	public Decision partnerRefusedNow(ApiPrincipal principal) {
-		Decision refused = this.limiter.refusedNow(this.policies.plan(principal.plan()), subject(principal));
-		if (refused != null) {
-			this.counters.count(refused);
-		}
-		return refused;
+		return this.limiter.refusedNow(this.policies.plan(principal.plan()), subject(principal));
+	}
+
+	/** Counts a decision taken outside any exchange, once it is answered. */
+	public void count(Decision decision) {
+		this.counters.count(decision);
 	}
 
 	/** The rate-limit headers of a request whose one decision is this. */

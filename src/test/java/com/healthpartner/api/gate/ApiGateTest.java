@@ -167,6 +167,12 @@ class ApiGateTest {
 			.containsEntry("status", 429)
 			.containsEntry("partner_id", this.partner.partnerId().toString());
 		assertThat(this.meters.get("http.server.requests").tag("status", "429").timer().count()).isOne();
+		assertThat(this.limits.meters()
+			.get("ratelimit.decisions")
+			.tag("policy", "default")
+			.tag("outcome", "limited")
+			.counter()
+			.count()).as("the edge's refusal and the filter's").isEqualTo(2);
 	}
 
 	@Test
@@ -183,6 +189,9 @@ class ApiGateTest {
 		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/admin/v1/partners", KEY), "/admin/v1/partners"))
 			.isNull();
 		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/docs", KEY), "/docs")).isNull();
+		assertThat(this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/auth", KEY), "/api/v1/auth"))
+			.as("a registration, which needs no key")
+			.isNull();
 		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", null), "/api/v1/auth/me"))
 			.as("no key")
 			.isNull();

@@ -16,14 +16,21 @@ public final class TestRateLimits {
 
 	private final UsedUpAddresses usedUp;
 
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
 	public TestRateLimits(Clock clock, int anonymousPerMinute) {
 		RateLimitProperties properties = new RateLimitProperties("default=60,enterprise=300", anonymousPerMinute, 10,
 				"local", "");
 		Policies policies = new Policies(new Plans(properties), properties);
 		ClientAddresses addresses = new ClientAddresses(properties);
-		DecisionCounters counters = new DecisionCounters(new SimpleMeterRegistry());
+		DecisionCounters counters = new DecisionCounters(this.meters);
 		this.usedUp = new UsedUpAddresses(counters, policies, addresses, clock);
 		this.limits = new RateLimits(new LocalRateLimiter(clock), policies, addresses, this.usedUp, counters);
+	}
+
+	/** Where the limits' decisions are counted. */
+	public SimpleMeterRegistry meters() {
+		return this.meters;
 	}
 
 	public RateLimits limits() {
