@@ -420,7 +420,7 @@ final class HttpEdge extends ChannelDuplexHandler {
 	 * more of it and the client has not sent it.
 	 */
 	boolean waitingForBody() {
-		return this.inbound == BODY && (this.readAsked || this.ctx.channel().config().isAutoRead());
+		return this.inbound == BODY && (this.dropping || this.readAsked || this.ctx.channel().config().isAutoRead());
 	}
 
 	private void expired() {

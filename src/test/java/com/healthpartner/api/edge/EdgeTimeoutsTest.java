@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.ObservedResponse;
@@ -87,6 +88,24 @@ class EdgeTimeoutsTest extends IntegrationTest {
 						+ partner.apiKey() + "\r\nContent-Length: 60\r\n\r\n{\"user_id\":\"u1\",",
 				8000);
 		assertTimedOut(answer);
+	}
+
+	@Test
+	void aRefusedRequestWhoseBodyStopsHalfwayIsAnsweredThenClosedAtTheReadTimeout() throws IOException {
+		Credentials partner = this.partners.onboard("default");
+		WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + instancePort).build();
+		for (int i = 0; i < 60; i++) {
+			client.get().uri("/api/v1/auth/me").header("x-api-key", partner.apiKey()).exchange().expectStatus().isOk();
+		}
+		Exchange answer = RawHttp.send(instancePort,
+				"POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\n"
+						+ "Content-Type: application/json\r\nx-api-key: " + partner.apiKey()
+						+ "\r\nContent-Length: 60\r\n\r\n{\"user_id\":\"u1\",",
+				8000);
+		assertThat(answer.answers()).as(answer.text()).isOne();
+		assertThat(answer.status(0)).isEqualTo(429);
+		assertThat(answer.closed()).as("the connection is closed once the rest of the body is overdue").isTrue();
+		assertThat(answer.millis()).isLessThan(6000);
 	}
 
 	@Test
