@@ -127,24 +127,21 @@ class ApiGateTest {
 	@Test
 	void aUsedUpPlanIsRefusedAtTheEdgeWithTheAnswerTheFilterGivesAndLoggedAlike() throws Exception {
 		for (int i = 0; i < 60; i++) {
-			assertThat(this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/health/metrics", KEY),
-					"/api/v1/health/metrics"))
-				.as("request %d, within the plan", i)
+			assertThat(atTheEdge(HttpMethod.POST, "/api/v1/health/metrics", KEY)).as("request %d, within the plan", i)
 				.isNull();
 			this.handled.set(null);
 			run(request("/api/v1/health/metrics", KEY));
 			assertThat(this.handled.get()).as("request %d: the edge took nothing", i).isNotNull();
 		}
 		this.accessLog.start();
-		FullHttpResponse atTheEdge = this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/health/metrics", KEY),
-				"/api/v1/health/metrics");
+		FullHttpResponse edge = atTheEdge(HttpMethod.POST, "/api/v1/health/metrics", KEY);
 		this.accessLog.stop();
 		MockServerWebExchange inTheWebLayer = runWithId(
 				MockServerHttpRequest.post("/api/v1/health/metrics").header(ApiKeys.HEADER, KEY));
-		assertThat(atTheEdge.status().code()).isEqualTo(429);
+		assertThat(edge.status().code()).isEqualTo(429);
 		assertThat(inTheWebLayer.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
 		List<String> edgeHeaders = new ArrayList<>();
-		atTheEdge.headers()
+		edge.headers()
 			.forEach((header) -> edgeHeaders.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
 		List<String> webHeaders = new ArrayList<>();
 		inTheWebLayer.getResponse()
@@ -153,9 +150,9 @@ class ApiGateTest {
 				.forEach((value) -> webHeaders.add(name.toLowerCase(Locale.ROOT) + ": " + value)));
 		assertThat(edgeHeaders).containsExactlyElementsOf(webHeaders)
 			.contains("x-request-id: trace-429", "x-ratelimit-remaining: 0", "content-type: application/problem+json");
-		assertThat(atTheEdge.content().toString(StandardCharsets.UTF_8)).isEqualTo(body(inTheWebLayer))
+		assertThat(edge.content().toString(StandardCharsets.UTF_8)).isEqualTo(body(inTheWebLayer))
 			.contains("\"code\":\"rate_limited\"", "\"request_id\":\"trace-429\"");
-		atTheEdge.release();
+		edge.release();
 		Map<String, Object> line = JsonMapper.builder()
 			.build()
 			.readValue(this.log.toString(StandardCharsets.UTF_8), new TypeReference<>() {
@@ -180,32 +177,17 @@ class ApiGateTest {
 		for (int i = 0; i < 60; i++) {
 			run(request("/api/v1/auth/me", KEY));
 		}
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
-			.as("the plan is used up")
-			.isNotNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.HEAD, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
-			.as("a HEAD, whose answer has no body")
-			.isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/admin/v1/partners", KEY), "/admin/v1/partners"))
-			.isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/docs", KEY), "/docs")).isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.POST, "/api/v1/auth", KEY), "/api/v1/auth"))
-			.as("a registration, which needs no key")
-			.isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", null), "/api/v1/auth/me"))
-			.as("no key")
-			.isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", SUSPENDED_KEY), "/api/v1/auth/me"))
-			.as("a suspended partner")
-			.isNull();
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", "hpk_" + "U".repeat(32)),
-				"/api/v1/auth/me"))
-			.as("a key not in the cache")
+		assertThat(atTheEdge(HttpMethod.GET, "/api/v1/auth/me", KEY)).as("the plan is used up").isNotNull();
+		assertThat(atTheEdge(HttpMethod.HEAD, "/api/v1/auth/me", KEY)).as("a HEAD, whose answer has no body").isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/admin/v1/partners", KEY)).isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/docs", KEY)).isNull();
+		assertThat(atTheEdge(HttpMethod.POST, "/api/v1/auth", KEY)).as("a registration, which needs no key").isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/api/v1/auth/me", null)).as("no key").isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/api/v1/auth/me", SUSPENDED_KEY)).as("a suspended partner").isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/api/v1/auth/me", "hpk_" + "U".repeat(32))).as("a key not in the cache")
 			.isNull();
 		this.clock.advance(Duration.ofSeconds(61));
-		assertThat(this.gate.answer(edgeRequest(HttpMethod.GET, "/api/v1/auth/me", KEY), "/api/v1/auth/me"))
-			.as("the window has ended")
-			.isNull();
+		assertThat(atTheEdge(HttpMethod.GET, "/api/v1/auth/me", KEY)).as("the window has ended").isNull();
 		run(request("/api/v1/auth/me", KEY));
 		assertThat(this.handled.get()).isNotNull();
 	}
@@ -247,6 +229,11 @@ class ApiGateTest {
 			return Mono.empty();
 		}).as(StepVerifier::create).verifyComplete();
 		return exchange;
+	}
+
+	/** The gate's answer to a request head at the HTTP edge, or null. */
+	private FullHttpResponse atTheEdge(HttpMethod method, String path, String key) {
+		return this.gate.answer(edgeRequest(method, path, key), path);
 	}
 
 	/** A request's head as the HTTP edge holds it. */
