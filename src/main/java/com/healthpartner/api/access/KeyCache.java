@@ -119,11 +119,26 @@ class KeyCache implements AccessInvalidation {
 	}
 
 	/** A key's SHA-256 hash, the form in which keys are stored and cached. */
+	private record Hashed(String apiKey, KeyHash hash) {
+	}
+
 	private record KeyHash(long first, long second, long third, long fourth) {
 
+		/**
+		 * The last key hashed on this thread: the HTTP edge and the gate check a
+		 * request's key one after the other on its event loop, and hash it once.
+		 */
+		private static final ThreadLocal<Hashed> LAST = new ThreadLocal<>();
+
 		static KeyHash of(String apiKey) {
-			ByteBuffer hash = ByteBuffer.wrap(Digests.sha256(apiKey));
-			return new KeyHash(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
+			Hashed last = LAST.get();
+			if (last != null && last.apiKey().equals(apiKey)) {
+				return last.hash();
+			}
+			ByteBuffer digest = ByteBuffer.wrap(Digests.sha256(apiKey));
+			KeyHash hash = new KeyHash(digest.getLong(), digest.getLong(), digest.getLong(), digest.getLong());
+			LAST.set(new Hashed(apiKey, hash));
+			return hash;
 		}
 
 		byte[] bytes() {

@@ -61,12 +61,11 @@ final class LocalRateLimiter implements RateLimiter {
 	public Decision acquireNow(Policy policy, String subject) {
 		long now = nanos();
 		// the common case, a request that counts in its subject's current window under
-		// the same plan (Window.counts): a read of the map, no lock; the limiter counts
-		// atomically. A request that
-		// races with the window's replacement (it ended, or the plan changed) counts in
-		// the window it found
-		Window found = this.windows.asMap().get(subject);
-		if (found != null && found.counts(now) && found.limit == policy.limit()) {
+		// the same plan: a read of the map, no lock; the limiter counts atomically. A
+		// request that races with the window's replacement (it ended, or the plan
+		// changed) counts in the window it found
+		Window found = current(policy, subject, now);
+		if (found != null) {
 			return found.take(policy, now);
 		}
 		Decision[] decision = new Decision[1];
@@ -84,12 +83,18 @@ final class LocalRateLimiter implements RateLimiter {
 	@Override
 	public Decision refusedNow(Policy policy, String subject) {
 		long now = nanos();
-		Window found = this.windows.asMap().get(subject);
+		Window found = current(policy, subject, now);
 		// a window's permits only ever decrease: once used up it refuses until replaced
-		if (found == null || !found.counts(now) || found.limit != policy.limit() || !found.usedUp()) {
-			return null;
-		}
-		return found.take(policy, now);
+		return (found != null && found.usedUp()) ? found.take(policy, now) : null;
+	}
+
+	/**
+	 * The subject's window a request read at {@code now} counts in under the same plan,
+	 * or null (none, ended, or another plan: {@code compute} decides).
+	 */
+	private Window current(Policy policy, String subject, long now) {
+		Window found = this.windows.asMap().get(subject);
+		return (found != null && found.counts(now) && found.limit == policy.limit()) ? found : null;
 	}
 
 	/** Windows held now (after expired ones are dropped). */
