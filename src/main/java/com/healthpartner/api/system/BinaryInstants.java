@@ -19,10 +19,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * Reads a binary {@code timestamptz} as an {@link Instant} straight from its microseconds
- * since 2000-01-01T00:00:00Z. The driver's own codec goes through a {@code LocalDateTime}
- * and the session's zone rules for every value, and a page of records holds two per row.
- * Writing an instant stays the driver's: each connection's codec hands encoding to the
- * codec the driver would have used.
+ * since 2000-01-01T00:00:00Z, and sends an instant bound as a parameter the same way. The
+ * driver's own codec goes through a {@code LocalDateTime} and the session's zone rules
+ * for every value read, and a page of records holds two per row; it sends an instant as
+ * text, which PostgreSQL parses ({@code timestamptz_in}) for every execution. A parameter
+ * of another type ({@code encode(value, dataType)}), and a null, stay the driver's.
  */
 final class BinaryInstants implements CodecRegistrar {
 
@@ -34,7 +35,7 @@ final class BinaryInstants implements CodecRegistrar {
 			CodecRegistry registry) {
 		for (Codec<?> codec : registry) {
 			if (codec.canEncode(Instant.EPOCH)) {
-				registry.addFirst(new Decoder(codec));
+				registry.addFirst(new InstantCodec(codec, allocator));
 				break;
 			}
 		}
@@ -73,16 +74,19 @@ final class BinaryInstants implements CodecRegistrar {
 	}
 
 	/**
-	 * One connection's codec of instants: its own decoding, the driver's encoding. The
-	 * driver looks codecs up by their metadata, so it describes itself as the codec of
-	 * {@code Instant} and binary {@code timestamptz}.
+	 * One connection's codec of instants, the driver's for the rest. The driver looks
+	 * codecs up by their metadata, so it describes itself as the codec of {@code Instant}
+	 * and binary {@code timestamptz}.
 	 */
-	static final class Decoder implements Codec<Instant>, CodecMetadata {
+	static final class InstantCodec implements Codec<Instant>, CodecMetadata {
 
-		private final Codec<?> encoder;
+		private final Codec<?> drivers;
 
-		Decoder(Codec<?> encoder) {
-			this.encoder = encoder;
+		private final ByteBufAllocator allocator;
+
+		InstantCodec(Codec<?> drivers, ByteBufAllocator allocator) {
+			this.drivers = drivers;
+			this.allocator = allocator;
 		}
 
 		@Override
@@ -98,27 +102,30 @@ final class BinaryInstants implements CodecRegistrar {
 
 		@Override
 		public boolean canEncode(Object value) {
-			return this.encoder.canEncode(value);
+			return value instanceof Instant;
 		}
 
 		@Override
 		public boolean canEncodeNull(Class<?> type) {
-			return this.encoder.canEncodeNull(type);
+			return this.drivers.canEncodeNull(type);
 		}
 
 		@Override
 		public EncodedParameter encode(Object value) {
-			return this.encoder.encode(value);
+			long micros = micros((Instant) value);
+			return new EncodedParameter(Format.FORMAT_BINARY, PostgresqlObjectId.TIMESTAMPTZ.getObjectId(),
+					Mono.fromSupplier(() -> this.allocator.buffer(8).writeLong(micros)));
 		}
 
 		@Override
 		public EncodedParameter encode(Object value, int dataType) {
-			return this.encoder.encode(value, dataType);
+			return (dataType == PostgresqlObjectId.TIMESTAMPTZ.getObjectId()) ? encode(value)
+					: this.drivers.encode(value, dataType);
 		}
 
 		@Override
 		public EncodedParameter encodeNull() {
-			return this.encoder.encodeNull();
+			return this.drivers.encodeNull();
 		}
 
 		@Override

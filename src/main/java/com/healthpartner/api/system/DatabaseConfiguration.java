@@ -31,9 +31,10 @@ import org.springframework.http.client.ReactorResourceFactory;
  * {@code APP_EVENT_LOOPS} loops (default: one per CPU core), and each loop gets a
  * connection pool of its own ({@link EventLoopPools}): a request never waits for another
  * thread to send its query or to read its rows. Connections ask PostgreSQL for binary
- * results (times and ids arrive as numbers, not text to parse) and send arrays in binary
- * ({@link BinaryArrays}), and every wait on the database is bounded so that an outage is
- * a quick 503 instead of a hanging request.
+ * results (times and ids arrive as numbers, not text to parse) and send times, ids and
+ * arrays in binary ({@link BinaryInstants}, {@link BinaryUuids}, {@link BinaryArrays}),
+ * and every wait on the database is bounded so that an outage is a quick 503 instead of a
+ * hanging request.
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {
@@ -49,7 +50,8 @@ class DatabaseConfiguration {
 			.option(PostgresqlConnectionFactoryProvider.STATEMENT_TIMEOUT, database.statementTimeout())
 			.option(PostgresqlConnectionFactoryProvider.TCP_KEEPALIVE, true)
 			.option(PostgresqlConnectionFactoryProvider.FORCE_BINARY, true)
-			.option(PostgresqlConnectionFactoryProvider.EXTENSIONS, List.of(new BinaryInstants(), new BinaryArrays()));
+			.option(PostgresqlConnectionFactoryProvider.EXTENSIONS,
+					List.of(new BinaryInstants(), new BinaryUuids(), new BinaryArrays()));
 	}
 
 	/**

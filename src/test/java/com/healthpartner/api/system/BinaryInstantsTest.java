@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Times read from PostgreSQL through the service's connections are the instants the
- * database holds, to the microsecond, on both sides of PostgreSQL's epoch.
+ * database holds, and instants bound as parameters arrive as those times, to the
+ * microsecond, on both sides of PostgreSQL's epoch.
  */
 class BinaryInstantsTest extends IntegrationTest {
 
@@ -55,8 +56,32 @@ class BinaryInstantsTest extends IntegrationTest {
 	}
 
 	@Test
+	void sendsEveryInstantAsTheTimeItIs() {
+		List<String> times = List.of("2026-11-23T09:30:00.123456Z", "2000-01-01T00:00:00Z",
+				"1999-12-31T23:59:59.999999Z", "1970-01-01T00:00:00.000001Z", "1900-03-04T05:06:07.5Z",
+				"9999-12-31T23:59:59.999Z");
+		for (String time : times) {
+			this.db.sql("select cast(:text as timestamptz) = :time as same, :time as back")
+				.bind("text", time)
+				.bind("time", Instant.parse(time))
+				.map((row) -> List.of(row.get("same", Boolean.class), row.get("back", Instant.class)))
+				.one()
+				.as(StepVerifier::create)
+				.expectNext(List.of(true, Instant.parse(time)))
+				.verifyComplete();
+		}
+		this.db.sql("select cast(:time as timestamptz) is null as missing")
+			.bindNull("time", Instant.class)
+			.map((row) -> row.get("missing", Boolean.class))
+			.one()
+			.as(StepVerifier::create)
+			.expectNext(true)
+			.verifyComplete();
+	}
+
+	@Test
 	void takesOverOnlyBinaryTimestamptzReadAsInstants() {
-		BinaryInstants.Decoder codec = new BinaryInstants.Decoder(null);
+		BinaryInstants.InstantCodec codec = new BinaryInstants.InstantCodec(null, null);
 		int timestamptz = PostgresqlObjectId.TIMESTAMPTZ.getObjectId();
 		assertThat(codec.canDecode(timestamptz, Format.FORMAT_BINARY, Instant.class)).isTrue();
 		assertThat(codec.canDecode(timestamptz, Format.FORMAT_TEXT, Instant.class)).isFalse();
