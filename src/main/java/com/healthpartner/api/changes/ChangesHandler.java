@@ -23,6 +23,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.web.BytesBody;
 
 /**
  * {@code GET /api/v1/health/changes}: the partner's changes in the order they became
@@ -73,7 +74,7 @@ class ChangesHandler {
 		})
 			.flatMap((body) -> ServerResponse.ok()
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue(body.getBytes(StandardCharsets.UTF_8)));
+				.body(BytesBody.of(body.getBytes(StandardCharsets.UTF_8))));
 	}
 
 	private String body(ServerRequest request, ChangeRepository.Slice slice, int limit, long[] after, String scope) {

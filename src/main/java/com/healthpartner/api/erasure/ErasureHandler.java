@@ -20,6 +20,7 @@ import com.healthpartner.api.json.RecordIds;
 import com.healthpartner.api.json.UserIds;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.web.BytesBody;
 
 /**
  * {@code DELETE /api/v1/health/users/{user_id}} erases a user's records, answered
@@ -59,7 +60,7 @@ class ErasureHandler {
 			.flatMap((erasure) -> ServerResponse.status(HttpStatus.ACCEPTED)
 				.location(URI.create(ERASURES + "/" + erasure.id()))
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue(new ErasureView(erasure).toJson().getBytes(StandardCharsets.UTF_8)));
+				.body(BytesBody.of(new ErasureView(erasure).toJson().getBytes(StandardCharsets.UTF_8))));
 	}
 
 	Mono<ServerResponse> get(ServerRequest request) {

@@ -29,6 +29,7 @@ import com.healthpartner.api.text.JsonWritable;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.web.BytesBody;
 
 /**
  * Writes a record and answers {@code 201} (or {@code 200} for an update or an unchanged
@@ -169,7 +170,7 @@ public class IdempotentCreates {
 		if (replayed) {
 			response.header(REPLAYED, "true");
 		}
-		return response.bodyValue(body.getBytes(StandardCharsets.UTF_8));
+		return response.body(BytesBody.of(body.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	private String encode(Object view) {

@@ -22,6 +22,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.text.JsonWritable;
+import com.healthpartner.api.web.BytesBody;
 
 /**
  * Writes a list either as one JSON page or, for {@code Accept: application/x-ndjson}, as
@@ -98,7 +99,7 @@ public class Listings {
 	public Mono<ServerResponse> one(JsonWritable record) {
 		return ServerResponse.ok()
 			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(record.toJson().getBytes(StandardCharsets.UTF_8));
+			.body(BytesBody.of(record.toJson().getBytes(StandardCharsets.UTF_8)));
 	}
 
 	public <T> Mono<ServerResponse> page(Page<T> page) {
@@ -145,7 +146,7 @@ public class Listings {
 		}
 		return ServerResponse.ok()
 			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json.append('}').toString().getBytes(StandardCharsets.UTF_8));
+			.body(BytesBody.of(json.append('}').toString().getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/**
