@@ -94,7 +94,9 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 	private static Optional<Instant> bound(String value, boolean end, String name, FieldErrors errors) {
 		if (DATE.matcher(value).matches()) {
 			try {
-				LocalDate date = LocalDate.parse(value);
+				// the pattern let through only ASCII digits at these places
+				LocalDate date = LocalDate.of(Integer.parseInt(value, 0, 4, 10), Integer.parseInt(value, 5, 7, 10),
+						Integer.parseInt(value, 8, 10, 10));
 				Instant startOfDay = date.atStartOfDay(ZoneOffset.UTC).toInstant();
 				return Optional.of(end ? startOfDay.plus(1, ChronoUnit.DAYS).minusNanos(1) : startOfDay);
 			}

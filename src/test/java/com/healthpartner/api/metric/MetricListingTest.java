@@ -124,8 +124,8 @@ class MetricListingTest extends IntegrationTest {
 
 	@Test
 	void badDatesAndReversedRangesAreRefused() {
-		for (String bad : List.of("2026-13-01", "yesterday", "2026-05-01T08:00:00", "2026/05/01", "20260501",
-				"2026-05-01T08:00Z")) {
+		for (String bad : List.of("2026-13-01", "2026-00-10", "2026-02-30", "2026-04-31", "2025-02-29", "yesterday",
+				"2026-05-01T08:00:00", "2026/05/01", "20260501", "2026-05-01T08:00Z")) {
 			this.api.get(this.partner.apiKey(), LIST + "&start_date={s}", this.user, bad)
 				.expectStatus()
 				.isBadRequest()
