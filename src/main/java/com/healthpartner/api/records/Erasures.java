@@ -5,7 +5,9 @@ package com.healthpartner.api.records;
  * out the user's records created by a transaction below the erasure's cut-off (the first
  * transaction id not yet started when it was requested), until the erasure's worker has
  * deleted them and completed it. The condition is one look-up of the small partial index
- * of pending erasures, evaluated once per query.
+ * of pending erasures (its last entry for the user: the latest cut-off), evaluated once
+ * per query; a limit rather than {@code max}, which would set up an aggregate on every
+ * execution.
  */
 public final class Erasures {
 
@@ -17,8 +19,8 @@ public final class Erasures {
 	 * {@code partner} and user {@code user} (SQL expressions) is visible.
 	 */
 	public static String visible(String alias, String partner, String user) {
-		return alias + ".created_txid >= coalesce((select max(e.cutoff) from user_erasures e where e.partner_id = "
-				+ partner + " and e.user_id = " + user + " and e.status = 'pending'), '0'::xid8)";
+		return alias + ".created_txid >= coalesce((select e.cutoff from user_erasures e where e.partner_id = " + partner
+				+ " and e.user_id = " + user + " and e.status = 'pending' order by e.cutoff desc limit 1), '0'::xid8)";
 	}
 
 }

@@ -49,9 +49,9 @@ public class RecordLists {
 		errors.throwIfAny();
 		range.requireOrdered();
 		UUID partnerId = Principals.of(request).partnerId();
-		// a cursor is valid only for this partner, path, user and date range
-		String scope = list.path() + "|" + partnerId + "|" + userId + (list.filteredByDate() ? "|" + range.key() : "");
-		Cursors.Position after = request.queryParam("cursor").map((c) -> this.cursors.decode(scope, c)).orElse(null);
+		Cursors.Position after = request.queryParam("cursor")
+			.map((c) -> this.cursors.decode(scope(list, partnerId, userId, range), c))
+			.orElse(null);
 		UserQuery query = new UserQuery(partnerId, userId, range, after);
 		if (ndjson && HeadRequests.isHead(request)) {
 			// the headers of the export without running it: no query, no slot, nothing
@@ -64,9 +64,18 @@ public class RecordLists {
 		}
 		return list.page(query, limit).flatMap((page) -> {
 			this.audit.read(request, list.resource(), userId, page.shown(limit));
-			String next = page.more(limit) ? this.cursors.encode(scope, page.lastAt(), page.lastId()) : null;
+			String next = page.more(limit)
+					? this.cursors.encode(scope(list, partnerId, userId, range), page.lastAt(), page.lastId()) : null;
 			return this.listings.page(page.views(), next);
 		});
+	}
+
+	/**
+	 * What a cursor is bound to: it is valid only for this partner, path, user and date
+	 * range. Written only for a page that has a cursor or gives one.
+	 */
+	private static String scope(RecordList list, UUID partnerId, String userId, DateRange range) {
+		return list.path() + "|" + partnerId + "|" + userId + (list.filteredByDate() ? "|" + range.key() : "");
 	}
 
 }
