@@ -14,6 +14,7 @@ import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
+import com.healthpartner.api.records.PageBatches;
 import com.healthpartner.api.records.PageReads;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
@@ -55,11 +56,12 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private final WriteBatches<AssessmentRow> writes;
 
-	private final PageReads pages;
+	private final PageBatches pages;
 
 	AssessmentRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
 		this.db = db;
-		this.pages = pages;
+		this.pages = new PageBatches(pages, (query) -> (query.after() != null) ? PAGE_AFTER_QUERY : FIRST_PAGE_QUERY,
+				PageBatches.together("assessments", "created_at", false));
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row);
 	}
@@ -122,7 +124,7 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	 * oldest first, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
-		return this.pages.page((query.after() != null) ? PAGE_AFTER_QUERY : FIRST_PAGE_QUERY, query, limit);
+		return this.pages.page(query, limit);
 	}
 
 	/**

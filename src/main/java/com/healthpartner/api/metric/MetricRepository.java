@@ -19,6 +19,7 @@ import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.Erasures;
+import com.healthpartner.api.records.PageBatches;
 import com.healthpartner.api.records.PageReads;
 import com.healthpartner.api.records.RecordStatements;
 import com.healthpartner.api.records.RecordStore;
@@ -65,11 +66,12 @@ class MetricRepository implements RecordStore<MetricRow> {
 
 	private final WriteBatches<MetricRow> writes;
 
-	private final PageReads pages;
+	private final PageBatches pages;
 
 	MetricRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
 		this.db = db;
-		this.pages = pages;
+		this.pages = new PageBatches(pages, MetricRepository::pageQuery,
+				PageBatches.together("metric_records", "recorded_at", true));
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row);
 	}
@@ -144,10 +146,15 @@ class MetricRepository implements RecordStore<MetricRow> {
 	 * order, with their keyset position ({@link StoredPage}).
 	 */
 	Mono<StoredPage> page(UserQuery query, int limit) {
+		return this.pages.page(query, limit);
+	}
+
+	/** The query of a page alone, for the filters it gives. */
+	private static PageReads.Positional pageQuery(UserQuery query) {
 		DateRange range = query.range();
 		int variant = ((range.from() != null) ? 4 : 0) + ((range.until() != null) ? 2 : 0)
 				+ ((query.after() != null) ? 1 : 0);
-		return this.pages.page(PAGE_QUERIES.get(variant), query, limit);
+		return PAGE_QUERIES.get(variant);
 	}
 
 	/**

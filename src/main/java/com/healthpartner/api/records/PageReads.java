@@ -2,9 +2,12 @@ package com.healthpartner.api.records;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Readable;
 import io.r2dbc.spi.Statement;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -51,6 +54,24 @@ public class PageReads {
 		}, Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.collectList()
 			.map((shown) -> StoredPage.of(shown, limit)));
+	}
+
+	/**
+	 * Runs {@code statement}, its parameters given by name ({@code values}), and hands
+	 * each row to {@code rows} as it arrives; completes once the last row is read.
+	 */
+	public Mono<Void> rows(Positional statement, Function<String, Object> values, Consumer<Readable> rows) {
+		return HeldContext.held(Flux.usingWhen(this.connections.create(), (connection) -> {
+			Statement bound = connection.createStatement(statement.sql());
+			List<String> names = statement.names();
+			for (int i = 0; i < names.size(); i++) {
+				bound.bind(i, values.apply(names.get(i)));
+			}
+			return Flux.from(bound.execute()).concatMap((result) -> result.map((row) -> {
+				rows.accept(row);
+				return Boolean.TRUE;
+			}));
+		}, Connection::close, (connection, failure) -> connection.close(), Connection::close).then());
 	}
 
 	private static Object value(UserQuery query, String name, int limit) {
