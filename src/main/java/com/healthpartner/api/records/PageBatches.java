@@ -2,26 +2,17 @@ package com.healthpartner.api.records;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.internal.ThreadExecutorMap;
 import io.r2dbc.spi.Readable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
-import org.springframework.dao.DataAccessResourceFailureException;
-
 import com.healthpartner.api.system.PeriodicFlush;
-import com.healthpartner.api.web.LoopTimer;
 
 /**
  * The list pages that concurrent requests read, read together: one statement for all the
@@ -34,11 +25,10 @@ import com.healthpartner.api.web.LoopTimer;
  * Part of what a page costs the database is the statement around its rows (its messages,
  * its transaction, its snapshot, its portal), and part of what it costs the service is
  * the statement too (a pooled connection, the statement's text tokenized by the driver,
- * its parameters, its round trip); pages in one statement share that. No request waits
- * for a batch to fill: a page is read at once while fewer than {@value #IN_FLIGHT}
- * statements of its event loop are under way, by the list's own statement for one page;
- * otherwise it goes with the next statement, which starts as soon as one of them ends,
- * before the pages of the one that ended are answered.
+ * its parameters, its round trip); pages in one statement share that. The pages of each
+ * event loop wait for their statement as {@link SharedStatements} says: no page waits for
+ * a batch to fill, and under light load every page is read alone, by the list's own
+ * statement.
  *
  * <p>
  * The statement of several pages ({@code together}) takes one array per parameter, an
@@ -48,9 +38,6 @@ import com.healthpartner.api.web.LoopTimer;
  * other parameter; a row goes to the page its number names, and to no other.
  */
 public final class PageBatches {
-
-	/** Statements of one event loop under way at once, on connections of its pool. */
-	static final int IN_FLIGHT = 2;
 
 	/**
 	 * The most rows one statement may return (the sum of its pages' limits, each plus
@@ -77,38 +64,28 @@ public final class PageBatches {
 
 	private final PageReads.Positional together;
 
-	private final int inFlight;
-
-	private final int maxWaiting;
-
-	private final Duration deadline;
-
-	private final Map<EventExecutor, Lane> lanes = new ConcurrentHashMap<>();
-
-	private final Lane otherThreads = new Lane();
+	private final SharedStatements<Pending> statements;
 
 	/**
 	 * Pages read by {@code reads}: one alone by the statement {@code alone} gives for its
-	 * query ({@link PageReads#page}), several by {@code together}, whose parameters are
-	 * named as in {@link #value}.
+	 * query ({@link PageReads#page}), several by {@code together} ({@link #together}).
 	 */
 	public PageBatches(PageReads reads, Function<UserQuery, PageReads.Positional> alone,
 			PageReads.Positional together) {
-		this(reads, alone, together, IN_FLIGHT, MAX_WAITING, STATEMENT_DEADLINE);
+		this(reads, alone, together, MAX_WAITING, STATEMENT_DEADLINE, SharedStatements.STALL);
 	}
 
 	/**
-	 * As above, with {@code inFlight} statements of a loop under way at once, at most
-	 * {@code maxWaiting} pages waiting, and {@code deadline} for a statement.
+	 * As above, with at most {@code maxWaiting} pages waiting, {@code deadline} for a
+	 * statement, and a statement stalled after {@code stall}.
 	 */
 	PageBatches(PageReads reads, Function<UserQuery, PageReads.Positional> alone, PageReads.Positional together,
-			int inFlight, int maxWaiting, Duration deadline) {
+			int maxWaiting, Duration deadline, Duration stall) {
 		this.reads = reads;
 		this.alone = alone;
 		this.together = together;
-		this.inFlight = inFlight;
-		this.maxWaiting = maxWaiting;
-		this.deadline = deadline;
+		this.statements = new SharedStatements<>("page reads", PageBatches::take, this::read, maxWaiting, deadline,
+				stall);
 	}
 
 	/**
@@ -142,34 +119,39 @@ public final class PageBatches {
 	 * or with the pages of other requests ({@link StoredPage}).
 	 */
 	public Mono<StoredPage> page(UserQuery query, int limit) {
-		return Mono.<StoredPage>create((sink) -> lane().add(new Pending(query, limit, sink)));
+		return Mono.<StoredPage>create((sink) -> this.statements.add(new Pending(query, limit, sink)));
 	}
 
-	private Lane lane() {
-		EventExecutor current = ThreadExecutorMap.currentExecutor();
-		if (current == null) {
-			return this.otherThreads;
+	/**
+	 * The next statement's pages, in the order they came, within {@link #MAX_ROWS} (but
+	 * at least one page).
+	 */
+	private static List<Pending> take(Iterator<Pending> waiting) {
+		List<Pending> batch = new ArrayList<>();
+		int rows = 0;
+		while (waiting.hasNext()) {
+			Pending page = waiting.next();
+			if (!batch.isEmpty() && rows + page.rows() > MAX_ROWS) {
+				break;
+			}
+			waiting.remove();
+			batch.add(page);
+			rows += page.rows();
 		}
-		Lane lane = this.lanes.get(current);
-		return (lane != null) ? lane : this.lanes.computeIfAbsent(current, (key) -> new Lane());
+		return batch;
 	}
 
 	/**
 	 * Reads {@code batch}: a page alone by its list's statement, several by the statement
-	 * of pages together. Completes once every page of the batch has its rows; fails after
-	 * the deadline.
+	 * of pages together. Completes once every page of the batch has its rows.
 	 */
 	private Mono<Void> read(List<Pending> batch) {
-		return Mono.defer(() -> {
-			if (batch.size() == 1) {
-				Pending page = batch.get(0);
-				return this.reads.page(this.alone.apply(page.query), page.query, page.limit)
-					.doOnNext((stored) -> page.read = stored)
-					.then();
-			}
-			Together pages = new Together(batch);
-			return this.reads.rows(this.together, pages::value, pages::add).doOnSuccess((done) -> pages.finish());
-		}).timeout(LoopTimer.after(this.deadline));
+		if (batch.size() == 1) {
+			Pending page = batch.get(0);
+			return this.reads.page(this.alone.apply(page.query), page.query, page.limit).doOnNext(page::outcome).then();
+		}
+		Together pages = new Together(batch);
+		return this.reads.rows(this.together, pages::value, pages::add).doOnSuccess((done) -> pages.finish());
 	}
 
 	/**
@@ -177,25 +159,16 @@ public final class PageBatches {
 	 * is cancelled while it waits (its client gone, its deadline passed) is left out of
 	 * the statement.
 	 */
-	private static final class Pending {
+	private static final class Pending extends SharedStatements.Waiting<StoredPage> {
 
 		private final UserQuery query;
 
 		private final int limit;
 
-		private final MonoSink<StoredPage> sink;
-
-		private volatile boolean cancelled;
-
-		private StoredPage read;
-
-		private Throwable failure;
-
 		Pending(UserQuery query, int limit, MonoSink<StoredPage> sink) {
+			super(sink);
 			this.query = query;
 			this.limit = limit;
-			this.sink = sink;
-			sink.onCancel(() -> this.cancelled = true);
 		}
 
 		/** The rows the statement asks for this page: one beyond the limit. */
@@ -285,116 +258,8 @@ public final class PageBatches {
 		/** Each page as read, for its request to answer. */
 		void finish() {
 			for (int i = 0; i < this.pages.size(); i++) {
-				this.pages.get(i).read = new StoredPage(this.views.get(i), this.found[i], this.lastAt[i],
-						this.lastId[i]);
-			}
-		}
-
-	}
-
-	/**
-	 * The pages of one event loop (or of all other threads): those waiting, and how many
-	 * statements are under way. Statements end on the loop that started them, but a
-	 * request's cancellation or a timer may come from another thread, hence the lock.
-	 */
-	private final class Lane {
-
-		private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
-
-		private int underWay;
-
-		void add(Pending page) {
-			List<Pending> batch;
-			synchronized (this) {
-				if (this.waiting.size() >= PageBatches.this.maxWaiting) {
-					this.waiting.removeIf((waiting) -> waiting.cancelled);
-					if (this.waiting.size() >= PageBatches.this.maxWaiting) {
-						page.sink.error(new DataAccessResourceFailureException(
-								"Too many page reads are waiting for the database"));
-						return;
-					}
-				}
-				this.waiting.add(page);
-				if (this.underWay >= PageBatches.this.inFlight) {
-					return;
-				}
-				batch = take();
-			}
-			if (batch != null) {
-				start(batch);
-			}
-		}
-
-		/**
-		 * The next statement's pages, in the order they came, without a cancelled one and
-		 * within {@link #MAX_ROWS} (but at least one page); counted as under way. Null
-		 * when none wait.
-		 */
-		private List<Pending> take() {
-			List<Pending> batch = null;
-			int rows = 0;
-			Iterator<Pending> pages = this.waiting.iterator();
-			while (pages.hasNext()) {
-				Pending page = pages.next();
-				if (page.cancelled) {
-					pages.remove();
-					continue;
-				}
-				if (batch != null && rows + page.rows() > MAX_ROWS) {
-					break;
-				}
-				pages.remove();
-				batch = (batch != null) ? batch : new ArrayList<>(Math.min(this.waiting.size() + 1, 32));
-				batch.add(page);
-				rows += page.rows();
-			}
-			if (batch != null) {
-				this.underWay++;
-			}
-			return batch;
-		}
-
-		/**
-		 * Reads {@code batch}. When a statement of several pages fails for a reason of
-		 * its own rather than of the database (see {@link WriteBatches#worthAlone}), each
-		 * page is read again alone, so that no page fails for another's.
-		 */
-		private void start(List<Pending> batch) {
-			read(batch).subscribe(null, (failure) -> {
-				if (batch.size() > 1 && WriteBatches.worthAlone(failure)) {
-					Flux.fromIterable(batch).flatMap((page) -> read(List.of(page)).onErrorResume((alone) -> {
-						page.failure = alone;
-						return Mono.empty();
-					})).subscribe(null, null, () -> ended(batch));
-					return;
-				}
-				for (Pending page : batch) {
-					page.failure = failure;
-				}
-				ended(batch);
-			}, () -> ended(batch));
-		}
-
-		/**
-		 * A statement ended: the next one starts first, so that the database reads it
-		 * while this loop answers the pages of the one that ended.
-		 */
-		private void ended(List<Pending> batch) {
-			List<Pending> next;
-			synchronized (this) {
-				this.underWay--;
-				next = take();
-			}
-			if (next != null) {
-				start(next);
-			}
-			for (Pending page : batch) {
-				if (page.failure != null) {
-					page.sink.error(page.failure);
-				}
-				else {
-					page.sink.success(page.read);
-				}
+				this.pages.get(i)
+					.outcome(new StoredPage(this.views.get(i), this.found[i], this.lastAt[i], this.lastId[i]));
 			}
 		}
 

@@ -49,6 +49,9 @@ class PageBatchesTest extends IntegrationTest {
 
 	private static final long HOLD = 727_274;
 
+	/** Longer than any test: a held statement holds its lane. */
+	private static final Duration NO_STALL = Duration.ofMinutes(5);
+
 	private static final Instant T0 = Instant.parse("2026-03-01T08:00:00Z");
 
 	@Autowired
@@ -138,8 +141,8 @@ class PageBatchesTest extends IntegrationTest {
 				.block());
 		}
 		PageBatches batches = new PageBatches(this.reads, alone("assessments", "created_at"),
-				PageBatches.together("assessments", "created_at", false), 1, PageBatches.MAX_WAITING,
-				PageBatches.STATEMENT_DEADLINE);
+				PageBatches.together("assessments", "created_at", false), PageBatches.MAX_WAITING,
+				PageBatches.STATEMENT_DEADLINE, NO_STALL);
 		try (Held held = hold(batches)) {
 			CompletableFuture<StoredPage> two = batches.page(query(partner, "member", DateRange.ANY, null), 2)
 				.toFuture();
@@ -250,6 +253,43 @@ class PageBatchesTest extends IntegrationTest {
 	}
 
 	@Test
+	void pagesWaitingBehindAStalledStatementGoInASecondOneButNeverInAThird() throws Exception {
+		PageBatches batches = new PageBatches(this.reads, alone("metric_records", "recorded_at"),
+				PageBatches.together("metric_records", "recorded_at", true), PageBatches.MAX_WAITING,
+				PageBatches.STATEMENT_DEADLINE, Duration.ofMillis(200));
+		try (Held held = hold(batches)) {
+			// waiting behind the held statement until it stalls, then read beside it
+			CompletableFuture<StoredPage> ann = batches.page(query(this.ann, "member", DateRange.ANY, null), 3)
+				.toFuture();
+			CompletableFuture<StoredPage> bob = batches.page(query(this.bob, "member", DateRange.ANY, null), 3)
+				.toFuture();
+			assertThat(ann.get(10, TimeUnit.SECONDS))
+				.isEqualTo(expected(query(this.ann, "member", DateRange.ANY, null), 3));
+			assertThat(bob.get(10, TimeUnit.SECONDS))
+				.isEqualTo(expected(query(this.bob, "member", DateRange.ANY, null), 3));
+			assertThat(held.first()).isNotDone();
+			assertThat(this.reads.statements).containsExactly(1, 2);
+
+			// a second held page stalls beside the first: the next page waits for one of
+			// them
+			CompletableFuture<StoredPage> second = batches.page(query(this.bob, "holder", DateRange.ANY, null), 5)
+				.toFuture();
+			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 2)).isTrue();
+			CompletableFuture<StoredPage> third = batches.page(query(this.ann, "other", DateRange.ANY, null), 5)
+				.toFuture();
+			Thread.sleep(600);
+			assertThat(third).isNotDone();
+			assertThat(this.reads.statements).containsExactly(1, 2, 1);
+			held.release();
+			assertThat(third.get(10, TimeUnit.SECONDS))
+				.isEqualTo(expected(query(this.ann, "other", DateRange.ANY, null), 5));
+			assertThat(second.get(10, TimeUnit.SECONDS).views()).isEmpty();
+			assertThat(held.first().join().views()).isEmpty();
+		}
+		assertThat(this.reads.statements).containsExactly(1, 2, 1, 1);
+	}
+
+	@Test
 	void concurrentPagesOfTwoPartnersWithTheSameUserIdEachShowTheirOwnRecords() throws Exception {
 		Credentials carol = this.partners.onboard("loadtest");
 		Credentials dave = this.partners.onboard("loadtest");
@@ -355,10 +395,12 @@ class PageBatchesTest extends IntegrationTest {
 				(until != null) ? Instant.parse(until + "T00:00:00Z") : null, false);
 	}
 
-	/** Pages of metrics records, one statement under way at a time. */
+	/**
+	 * Pages of metrics records, one statement under way at a time however long it takes.
+	 */
 	private PageBatches metrics(int maxWaiting, Duration deadline) {
 		return new PageBatches(this.reads, alone("metric_records", "recorded_at"),
-				PageBatches.together("metric_records", "recorded_at", true), 1, maxWaiting, deadline);
+				PageBatches.together("metric_records", "recorded_at", true), maxWaiting, deadline, NO_STALL);
 	}
 
 	/**

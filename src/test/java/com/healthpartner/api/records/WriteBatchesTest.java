@@ -215,6 +215,29 @@ class WriteBatchesTest extends IntegrationTest {
 	}
 
 	@Test
+	void writesWaitingBehindAStalledStatementGoInASecondOne() throws Exception {
+		Credentials partner = this.partners.onboard("loadtest");
+		UUID partnerId = UUID.fromString(partner.partnerId());
+		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, WriteBatches.STATEMENT_DEADLINE,
+				Duration.ofMillis(200));
+		try (Held held = holdFirstWrite(batches, partnerId)) {
+			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
+			CompletableFuture<Optional<Written<Metrics>>> ann = submit(batches, partnerId, record("ann", null, null),
+					actor("ann"));
+			CompletableFuture<Optional<Written<Metrics>>> bob = submit(batches, partnerId, record("bob", "b", 1L),
+					actor("bob"));
+			// written beside the held statement once it stalls, not after it
+			assertThat(ann.get(10, TimeUnit.SECONDS))
+				.hasValueSatisfying((written) -> assertThat(written.inserted()).isTrue());
+			assertThat(bob.get(10, TimeUnit.SECONDS))
+				.hasValueSatisfying((written) -> assertThat(written.inserted()).isTrue());
+			assertThat(first).isNotDone();
+			held.release();
+			assertThat(first.join()).isPresent();
+		}
+	}
+
+	@Test
 	void aStatementPastItsDeadlineFailsItsWritesAndTheNextStatementGoesOn() {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
@@ -268,20 +291,25 @@ class WriteBatchesTest extends IntegrationTest {
 	}
 
 	/**
-	 * Batches of the metrics records' statement with one statement under way at a time.
+	 * Batches of the metrics records' statement with one statement under way at a time,
+	 * however long it takes.
 	 */
 	private WriteBatches<Metrics> batches() {
 		return batches(WriteBatches.MAX_WAITING, WriteBatches.STATEMENT_DEADLINE);
 	}
 
 	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline) {
+		return batches(maxWaiting, deadline, Duration.ofMinutes(5));
+	}
+
+	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline, Duration stall) {
 		return new WriteBatches<>(this.db,
 				RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view", true, COLUMNS),
 				(spec, batch) -> spec
 					.bind("recordedAts", batch.stream().map((write) -> RECORDED).toArray(Instant[]::new))
 					.bind("recordedAtTexts",
 							batch.stream().map((write) -> "2026-11-20T08:00:00Z").toArray(String[]::new)),
-				WriteBatchesTest::read, 1, maxWaiting, deadline);
+				WriteBatchesTest::read, maxWaiting, deadline, stall);
 	}
 
 	private static Optional<Written<Metrics>> write(WriteBatches<Metrics> batches, UUID partnerId, Metrics record,
