@@ -1,7 +1,6 @@
 package com.healthpartner.api.system;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -9,14 +8,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
-import io.r2dbc.postgresql.client.EncodedParameter;
 import io.r2dbc.postgresql.codec.Codec;
-import io.r2dbc.postgresql.codec.CodecMetadata;
 import io.r2dbc.postgresql.codec.CodecRegistry;
-import io.r2dbc.postgresql.codec.PostgresTypeIdentifier;
 import io.r2dbc.postgresql.codec.PostgresqlObjectId;
 import io.r2dbc.postgresql.extension.CodecRegistrar;
-import io.r2dbc.postgresql.message.Format;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
@@ -36,35 +31,26 @@ final class BinaryArrays implements CodecRegistrar {
 	@Override
 	public Publisher<Void> register(PostgresqlConnection connection, ByteBufAllocator allocator,
 			CodecRegistry registry) {
-		List<Encoder<?>> encoders = new ArrayList<>();
-		encoders.add(new Encoder<>(UUID[].class, PostgresqlObjectId.UUID_ARRAY, PostgresqlObjectId.UUID, allocator,
-				(buffer, id) -> buffer.writeInt(16)
-					.writeLong(id.getMostSignificantBits())
-					.writeLong(id.getLeastSignificantBits())));
-		encoders
-			.add(new Encoder<>(Instant[].class, PostgresqlObjectId.TIMESTAMPTZ_ARRAY, PostgresqlObjectId.TIMESTAMPTZ,
-					allocator, (buffer, instant) -> buffer.writeInt(8).writeLong(BinaryInstants.micros(instant))));
-		encoders.add(new Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY, PostgresqlObjectId.INT8, allocator,
-				(buffer, number) -> buffer.writeInt(8).writeLong(number)));
-		encoders.add(new Encoder<>(String[].class, PostgresqlObjectId.VARCHAR_ARRAY, PostgresqlObjectId.VARCHAR,
-				allocator, BinaryArrays::writeText));
+		List<Encoder<?>> encoders = List.of(
+				new Encoder<>(UUID[].class, PostgresqlObjectId.UUID_ARRAY, PostgresqlObjectId.UUID,
+						BinaryEncoder.drivers(registry, new UUID[0]), allocator,
+						(buffer, id) -> buffer.writeInt(16)
+							.writeLong(id.getMostSignificantBits())
+							.writeLong(id.getLeastSignificantBits())),
+				new Encoder<>(Instant[].class, PostgresqlObjectId.TIMESTAMPTZ_ARRAY, PostgresqlObjectId.TIMESTAMPTZ,
+						BinaryEncoder.drivers(registry, new Instant[0]), allocator,
+						(buffer, instant) -> buffer.writeInt(8).writeLong(BinaryInstants.micros(instant))),
+				new Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY, PostgresqlObjectId.INT8,
+						BinaryEncoder.drivers(registry, new Long[0]), allocator,
+						(buffer, number) -> buffer.writeInt(8).writeLong(number)),
+				new Encoder<>(String[].class, PostgresqlObjectId.VARCHAR_ARRAY, PostgresqlObjectId.VARCHAR,
+						BinaryEncoder.drivers(registry, new String[0]), allocator, BinaryArrays::writeText));
 		for (Encoder<?> encoder : encoders) {
-			encoder.fallback = driversCodec(registry, encoder.type);
-			if (encoder.fallback != null) {
+			if (encoder.drivers != null) {
 				registry.addFirst(encoder);
 			}
 		}
 		return Mono.empty();
-	}
-
-	private static Codec<?> driversCodec(CodecRegistry registry, Class<?> type) {
-		Object empty = java.lang.reflect.Array.newInstance(type.getComponentType(), 0);
-		for (Codec<?> codec : registry) {
-			if (!(codec instanceof Encoder) && codec.canEncode(empty)) {
-				return codec;
-			}
-		}
-		return null;
 	}
 
 	private static void writeText(ByteBuf buffer, String text) {
@@ -83,69 +69,20 @@ final class BinaryArrays implements CodecRegistrar {
 	}
 
 	/**
-	 * The binary encoder of one array type. The driver looks codecs up by their metadata,
-	 * so it describes itself as the codec of that Java type; decoding, nulls and
-	 * parameters of another declared type stay the driver's.
+	 * The binary encoder of one array type: its elements (of {@code elementType}) each
+	 * written by {@code writer}.
 	 */
-	static final class Encoder<E> implements Codec<Object>, CodecMetadata {
-
-		private final Class<?> type;
-
-		private final PostgresqlObjectId arrayType;
+	static final class Encoder<E> extends BinaryEncoder {
 
 		private final PostgresqlObjectId elementType;
 
-		private final ByteBufAllocator allocator;
-
 		private final ElementWriter<E> writer;
 
-		private Codec<?> fallback;
-
-		Encoder(Class<E[]> type, PostgresqlObjectId arrayType, PostgresqlObjectId elementType,
+		Encoder(Class<E[]> type, PostgresqlObjectId arrayType, PostgresqlObjectId elementType, Codec<?> drivers,
 				ByteBufAllocator allocator, ElementWriter<E> writer) {
-			this.type = type;
-			this.arrayType = arrayType;
+			super(type, arrayType, drivers, allocator);
 			this.elementType = elementType;
-			this.allocator = allocator;
 			this.writer = writer;
-		}
-
-		@Override
-		public boolean canDecode(int dataType, Format format, Class<?> type) {
-			return false;
-		}
-
-		@Override
-		public Object decode(ByteBuf buffer, int dataType, Format format, Class<?> type) {
-			throw new UnsupportedOperationException("Encodes only");
-		}
-
-		@Override
-		public boolean canEncode(Object value) {
-			return value != null && value.getClass() == this.type;
-		}
-
-		@Override
-		public boolean canEncodeNull(Class<?> type) {
-			return false;
-		}
-
-		@Override
-		public EncodedParameter encode(Object value) {
-			@SuppressWarnings("unchecked")
-			E[] elements = (E[]) value;
-			return new EncodedParameter(Format.FORMAT_BINARY, this.arrayType.getObjectId(),
-					Mono.fromSupplier(() -> write(elements)));
-		}
-
-		@Override
-		public EncodedParameter encode(Object value, int dataType) {
-			return (dataType == this.arrayType.getObjectId()) ? encode(value) : this.fallback.encode(value, dataType);
-		}
-
-		@Override
-		public EncodedParameter encodeNull() {
-			return this.fallback.encodeNull();
 		}
 
 		/**
@@ -153,7 +90,10 @@ final class BinaryArrays implements CodecRegistrar {
 		 * null, the element type, length and lower bound of its one dimension, then each
 		 * element as its length ({@code -1}: null) and its bytes.
 		 */
-		ByteBuf write(E[] elements) {
+		@Override
+		ByteBuf write(Object value) {
+			@SuppressWarnings("unchecked")
+			E[] elements = (E[]) value;
 			boolean nulls = false;
 			for (E element : elements) {
 				nulls |= element == null;
@@ -174,25 +114,6 @@ final class BinaryArrays implements CodecRegistrar {
 				}
 			}
 			return buffer;
-		}
-
-		@Override
-		public Class<?> type() {
-			return this.type;
-		}
-
-		@Override
-		public Iterable<Format> getFormats() {
-			return List.of(Format.FORMAT_BINARY);
-		}
-
-		/**
-		 * None: the driver caches its decoders by these types, and this codec decodes
-		 * nothing.
-		 */
-		@Override
-		public Iterable<? extends PostgresTypeIdentifier> getDataTypes() {
-			return List.of();
 		}
 
 	}

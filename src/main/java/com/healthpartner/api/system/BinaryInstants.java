@@ -6,9 +6,7 @@ import java.util.List;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
-import io.r2dbc.postgresql.client.EncodedParameter;
 import io.r2dbc.postgresql.codec.Codec;
-import io.r2dbc.postgresql.codec.CodecMetadata;
 import io.r2dbc.postgresql.codec.CodecRegistry;
 import io.r2dbc.postgresql.codec.PostgresTypeIdentifier;
 import io.r2dbc.postgresql.codec.PostgresqlObjectId;
@@ -33,11 +31,9 @@ final class BinaryInstants implements CodecRegistrar {
 	@Override
 	public Publisher<Void> register(PostgresqlConnection connection, ByteBufAllocator allocator,
 			CodecRegistry registry) {
-		for (Codec<?> codec : registry) {
-			if (codec.canEncode(Instant.EPOCH)) {
-				registry.addFirst(new InstantCodec(codec, allocator));
-				break;
-			}
+		Codec<?> drivers = BinaryEncoder.drivers(registry, Instant.EPOCH);
+		if (drivers != null) {
+			registry.addFirst(new InstantCodec(drivers, allocator));
 		}
 		return Mono.empty();
 	}
@@ -74,19 +70,18 @@ final class BinaryInstants implements CodecRegistrar {
 	}
 
 	/**
-	 * One connection's codec of instants, the driver's for the rest. The driver looks
-	 * codecs up by their metadata, so it describes itself as the codec of {@code Instant}
-	 * and binary {@code timestamptz}.
+	 * One connection's codec of instants, the driver's for the rest: it describes itself
+	 * as the codec of {@code Instant} and binary {@code timestamptz}, both ways.
 	 */
-	static final class InstantCodec implements Codec<Instant>, CodecMetadata {
-
-		private final Codec<?> drivers;
-
-		private final ByteBufAllocator allocator;
+	static final class InstantCodec extends BinaryEncoder {
 
 		InstantCodec(Codec<?> drivers, ByteBufAllocator allocator) {
-			this.drivers = drivers;
-			this.allocator = allocator;
+			super(Instant.class, PostgresqlObjectId.TIMESTAMPTZ, drivers, allocator);
+		}
+
+		@Override
+		ByteBuf write(Object value) {
+			return this.allocator.buffer(8).writeLong(micros((Instant) value));
 		}
 
 		@Override
@@ -96,46 +91,8 @@ final class BinaryInstants implements CodecRegistrar {
 		}
 
 		@Override
-		public Instant decode(ByteBuf buffer, int dataType, Format format, Class<? extends Instant> type) {
+		public Instant decode(ByteBuf buffer, int dataType, Format format, Class<?> type) {
 			return (buffer != null) ? instant(buffer.readLong()) : null;
-		}
-
-		@Override
-		public boolean canEncode(Object value) {
-			return value instanceof Instant;
-		}
-
-		@Override
-		public boolean canEncodeNull(Class<?> type) {
-			return this.drivers.canEncodeNull(type);
-		}
-
-		@Override
-		public EncodedParameter encode(Object value) {
-			long micros = micros((Instant) value);
-			return new EncodedParameter(Format.FORMAT_BINARY, PostgresqlObjectId.TIMESTAMPTZ.getObjectId(),
-					Mono.fromSupplier(() -> this.allocator.buffer(8).writeLong(micros)));
-		}
-
-		@Override
-		public EncodedParameter encode(Object value, int dataType) {
-			return (dataType == PostgresqlObjectId.TIMESTAMPTZ.getObjectId()) ? encode(value)
-					: this.drivers.encode(value, dataType);
-		}
-
-		@Override
-		public EncodedParameter encodeNull() {
-			return this.drivers.encodeNull();
-		}
-
-		@Override
-		public Class<?> type() {
-			return Instant.class;
-		}
-
-		@Override
-		public Iterable<Format> getFormats() {
-			return List.of(Format.FORMAT_BINARY);
 		}
 
 		@Override

@@ -34,6 +34,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.LockWaits;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -274,7 +275,7 @@ class PageBatchesTest extends IntegrationTest {
 			// them
 			CompletableFuture<StoredPage> second = batches.page(query(this.bob, "holder", DateRange.ANY, null), 5)
 				.toFuture();
-			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 2)).isTrue();
+			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> LockWaits.count(this.db) == 2)).isTrue();
 			CompletableFuture<StoredPage> third = batches.page(query(this.ann, "other", DateRange.ANY, null), 5)
 				.toFuture();
 			Thread.sleep(600);
@@ -427,17 +428,8 @@ class PageBatchesTest extends IntegrationTest {
 			.blockLast();
 		UserQuery first = query(this.ann, "holder", DateRange.ANY, null);
 		Held held = new Held(blocker, first, batches.page(first, 100).toFuture());
-		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> LockWaits.count(this.db) == 1)).isTrue();
 		return held;
-	}
-
-	private long waitingOnLocks() {
-		return this.db
-			.sql("select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' "
-					+ "and datname = current_database()")
-			.map((row) -> row.get("waiting", Long.class))
-			.one()
-			.block();
 	}
 
 	/** The lock the held page waits for, and that page. */

@@ -28,6 +28,7 @@ import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.records.RecordStore.Written;
 import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.LockWaits;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -269,7 +270,7 @@ class WriteBatchesTest extends IntegrationTest {
 			.bind("$2", partnerId)
 			.execute()).flatMap((result) -> result.getRowsUpdated()).blockLast();
 		Held held = new Held(blocker, submit(batches, partnerId, record("ann", "held", 1L), actor("first")));
-		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> waitingOnLocks() == 1)).isTrue();
+		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> LockWaits.count(this.db) == 1)).isTrue();
 		return held;
 	}
 
@@ -324,15 +325,6 @@ class WriteBatchesTest extends IntegrationTest {
 
 	private AuditActor actor(String requestId) {
 		return new AuditActor(null, UUID.randomUUID(), requestId, Instant.parse("2026-11-24T10:00:00Z"));
-	}
-
-	private long waitingOnLocks() {
-		return this.db
-			.sql("select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' "
-					+ "and datname = current_database()")
-			.map((row) -> row.get("waiting", Long.class))
-			.one()
-			.block();
 	}
 
 	private static Metrics record(String userId, String clientRecordId, Long version) {
