@@ -146,11 +146,8 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 
 	}
 
-	/**
-	 * A statement under way: its requests, when it started, and whether it started alone
-	 * (its stall is watched).
-	 */
-	private record UnderWay<W>(List<W> batch, long startedAt, boolean alone) {
+	/** A statement under way: its requests, and when it started. */
+	private record UnderWay<W>(List<W> batch, long startedAt) {
 	}
 
 	/**
@@ -198,18 +195,14 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 			if (this.waiting.isEmpty()) {
 				return null;
 			}
-			UnderWay<W> statement = new UnderWay<>(SharedStatements.this.take.apply(this.waiting.iterator()), now,
-					running == 0);
+			UnderWay<W> statement = new UnderWay<>(SharedStatements.this.take.apply(this.waiting.iterator()), now);
 			this.underWay.add(statement);
 			return statement;
 		}
 
 		private void start(UnderWay<W> statement) {
-			if (statement.alone()) {
-				// once it stalls, the requests waiting by then may go in a second
-				// statement
-				LoopTimer.after(Duration.ofNanos(SharedStatements.this.stallNanos)).subscribe((fired) -> stalled());
-			}
+			// should it stall, the requests waiting by then may go in a second statement
+			LoopTimer.after(Duration.ofNanos(SharedStatements.this.stallNanos)).subscribe((fired) -> stalled());
 			List<W> batch = statement.batch();
 			run(batch).subscribe(null, (failure) -> {
 				if (batch.size() > 1 && !DatabaseFailures.isUnavailable(failure)) {
