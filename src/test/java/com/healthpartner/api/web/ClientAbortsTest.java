@@ -15,6 +15,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.r2dbc.core.DatabaseClient;
 
+import com.healthpartner.api.support.BufferLeaks;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -25,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A client that goes away is no fault of the service: a connection closed in the middle
  * of a request body or of an export's stream leaves no {@code ERROR} line in the log
  * (Reactor's dropped errors and the problem handler log it at {@code DEBUG}), and the
- * service goes on answering.
+ * service goes on answering. Every buffer allocated meanwhile is tracked, so one the
+ * service loses on the way is reported as an {@code ERROR} too ({@link BufferLeaks}).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ClientAbortsTest extends IntegrationTest {
@@ -36,6 +38,7 @@ class ClientAbortsTest extends IntegrationTest {
 	@Test
 	void aClientClosingInTheMiddleOfABodyLeavesNoError(CapturedOutput output) throws Exception {
 		Credentials partner = this.partners.onboard("loadtest");
+		BufferLeaks.Watch leaks = BufferLeaks.watch();
 		int from = output.getOut().length();
 		for (int i = 0; i < 5; i++) {
 			try (Socket socket = new Socket("localhost", this.port)) {
@@ -50,7 +53,7 @@ class ClientAbortsTest extends IntegrationTest {
 				socket.setSoLinger(true, 0);
 			}
 		}
-		assertServiceAnswersAndLoggedNoError(partner, output, from);
+		assertServiceAnswersAndLoggedNoError(partner, leaks, output, from);
 	}
 
 	@Test
@@ -70,6 +73,7 @@ class ClientAbortsTest extends IntegrationTest {
 			.bind("u", user)
 			.then()
 			.block();
+		BufferLeaks.Watch leaks = BufferLeaks.watch();
 		int from = output.getOut().length();
 		for (int i = 0; i < 3; i++) {
 			try (Socket socket = new Socket("localhost", this.port)) {
@@ -85,14 +89,15 @@ class ClientAbortsTest extends IntegrationTest {
 				socket.setSoLinger(true, 0);
 			}
 		}
-		assertServiceAnswersAndLoggedNoError(partner, output, from);
+		assertServiceAnswersAndLoggedNoError(partner, leaks, output, from);
 	}
 
-	private void assertServiceAnswersAndLoggedNoError(Credentials partner, CapturedOutput output, int from)
-			throws InterruptedException {
+	private void assertServiceAnswersAndLoggedNoError(Credentials partner, BufferLeaks.Watch leaks,
+			CapturedOutput output, int from) throws InterruptedException {
 		// what the service does with the closed connections happens off this thread
 		Thread.sleep(1500);
 		new HealthApi(this.client).get(partner.apiKey(), "/api/v1/auth/me").expectStatus().isOk();
+		leaks.end();
 		String logged = output.getOut().substring(from);
 		assertThat(logged.lines().filter((line) -> line.contains(" ERROR ")))
 			.as("ERROR lines after a client went away in:%n%s", logged)
