@@ -186,23 +186,14 @@ public final class PageBatches {
 
 		private final List<Pending> pages;
 
-		private final List<List<String>> views;
-
-		private final int[] found;
-
-		private final Instant[] lastAt;
-
-		private final UUID[] lastId;
+		private final StoredPage.Reader[] read;
 
 		Together(List<Pending> pages) {
 			this.pages = pages;
-			this.views = new ArrayList<>(pages.size());
-			for (Pending page : pages) {
-				this.views.add(new ArrayList<>(Math.max(0, Math.min(page.limit, 128))));
+			this.read = new StoredPage.Reader[pages.size()];
+			for (int i = 0; i < this.read.length; i++) {
+				this.read[i] = new StoredPage.Reader(pages.get(i).limit);
 			}
-			this.found = new int[pages.size()];
-			this.lastAt = new Instant[pages.size()];
-			this.lastId = new UUID[pages.size()];
 		}
 
 		/**
@@ -239,27 +230,16 @@ public final class PageBatches {
 
 		/**
 		 * A row of the statement: the page its first column numbers (from 1), then the
-		 * record's view, ordering time and id. Only the record that ends a full page has
-		 * its position decoded, and the record beyond a page's limit only counted.
+		 * record's view, ordering time and id.
 		 */
 		void add(Readable row) {
-			int page = row.get(0, Long.class).intValue() - 1;
-			int limit = this.pages.get(page).limit;
-			int found = ++this.found[page];
-			if (found <= limit) {
-				this.views.get(page).add(row.get(1, String.class));
-			}
-			if (found == limit) {
-				this.lastAt[page] = row.get(2, Instant.class);
-				this.lastId[page] = row.get(3, UUID.class);
-			}
+			this.read[row.get(0, Long.class).intValue() - 1].add(row, 1);
 		}
 
 		/** Each page as read, for its request to answer. */
 		void finish() {
-			for (int i = 0; i < this.pages.size(); i++) {
-				this.pages.get(i)
-					.outcome(new StoredPage(this.views.get(i), this.found[i], this.lastAt[i], this.lastId[i]));
+			for (int i = 0; i < this.read.length; i++) {
+				this.pages.get(i).outcome(this.read[i].page());
 			}
 		}
 

@@ -43,17 +43,11 @@ public class PageReads {
 	 * one); it selects each record's view, ordering time and id ({@link StoredPage}).
 	 */
 	public Mono<StoredPage> page(Positional statement, UserQuery query, int limit) {
-		// the driver's and the pool's operators find the context here, not at the handler
-		return HeldContext.held(Flux.usingWhen(this.connections.create(), (connection) -> {
-			Statement bound = connection.createStatement(statement.sql());
-			List<String> names = statement.names();
-			for (int i = 0; i < names.size(); i++) {
-				bound.bind(i, value(query, names.get(i), limit));
-			}
-			return Flux.from(bound.execute()).concatMap(StoredPage.rows(limit));
-		}, Connection::close, (connection, failure) -> connection.close(), Connection::close)
-			.collectList()
-			.map((shown) -> StoredPage.of(shown, limit)));
+		return Mono.defer(() -> {
+			StoredPage.Reader page = new StoredPage.Reader(limit);
+			return read(statement, (name) -> value(query, name, limit), (row) -> page.add(row, 0))
+				.then(Mono.fromSupplier(page::page));
+		});
 	}
 
 	/**
@@ -61,6 +55,11 @@ public class PageReads {
 	 * each row to {@code rows} as it arrives; completes once the last row is read.
 	 */
 	public Mono<Void> rows(Positional statement, Function<String, Object> values, Consumer<Readable> rows) {
+		return read(statement, values, rows);
+	}
+
+	private Mono<Void> read(Positional statement, Function<String, Object> values, Consumer<Readable> rows) {
+		// the driver's and the pool's operators find the context here, not at the handler
 		return HeldContext.held(Flux.usingWhen(this.connections.create(), (connection) -> {
 			Statement bound = connection.createStatement(statement.sql());
 			List<String> names = statement.names();

@@ -4,11 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 
 import io.r2dbc.spi.Readable;
-import io.r2dbc.spi.Result;
-import org.reactivestreams.Publisher;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
@@ -24,27 +21,48 @@ import org.reactivestreams.Publisher;
 public record StoredPage(List<String> views, int found, Instant lastAt, UUID lastId) {
 
 	/**
-	 * The records of the result of a page's query, a query of each record's {@code view},
-	 * ordering time and id (its first three columns) with a limit of {@code limit + 1}:
-	 * the views are passed through, not parsed, and only the record that ends a full page
-	 * has its position decoded (the cursor of the next page, if there is one, points
-	 * after it). A function per execution: it counts the rows.
+	 * Builds a page from the rows of its query as they arrive, a query of each record's
+	 * {@code view}, ordering time and id with a limit of {@code limit + 1}: the views are
+	 * passed through, not parsed, and only the record that ends a full page has its
+	 * position decoded (the cursor of the next page, if there is one, points after it);
+	 * the record beyond the limit is only counted.
 	 */
-	static Function<Result, Publisher<Shown>> rows(int limit) {
-		int[] read = { 0 };
-		return (result) -> result
-			.map((row) -> (++read[0] == limit) ? Shown.of(row) : new Shown(row.get(0, String.class), null, null));
-	}
+	static final class Reader {
 
-	static StoredPage of(List<Shown> shown, int limit) {
-		int count = Math.min(shown.size(), limit);
-		List<String> views = new ArrayList<>(count);
-		for (int i = 0; i < count; i++) {
-			views.add(shown.get(i).view());
+		private final int limit;
+
+		private final List<String> views;
+
+		private int found;
+
+		private Instant lastAt;
+
+		private UUID lastId;
+
+		Reader(int limit) {
+			this.limit = limit;
+			this.views = new ArrayList<>(Math.max(0, Math.min(limit, 128)));
 		}
-		Shown last = (count == limit) ? shown.get(count - 1) : null;
-		return new StoredPage(views, shown.size(), (last != null) ? last.at() : null,
-				(last != null) ? last.id() : null);
+
+		/**
+		 * A row of the page's query, whose columns from {@code first} on are the record's
+		 * view, ordering time and id.
+		 */
+		void add(Readable row, int first) {
+			int found = ++this.found;
+			if (found <= this.limit) {
+				this.views.add(row.get(first, String.class));
+			}
+			if (found == this.limit) {
+				this.lastAt = row.get(first + 1, Instant.class);
+				this.lastId = row.get(first + 2, UUID.class);
+			}
+		}
+
+		StoredPage page() {
+			return new StoredPage(this.views, this.found, this.lastAt, this.lastId);
+		}
+
 	}
 
 	/** Whether there are records after this page. */
@@ -55,16 +73,6 @@ public record StoredPage(List<String> views, int found, Instant lastAt, UUID las
 	/** How many records the page shows. */
 	public int shown(int limit) {
 		return Math.min(this.found, limit);
-	}
-
-	/** A record of a page: its stored view and its keyset position. */
-	public record Shown(String view, Instant at, UUID id) {
-
-		/** The record of a row whose first columns are its view, ordering time and id. */
-		public static Shown of(Readable row) {
-			return new Shown(row.get(0, String.class), row.get(1, Instant.class), row.get(2, UUID.class));
-		}
-
 	}
 
 }
