@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
+import com.healthpartner.api.system.DatabaseProperties;
 import com.healthpartner.api.system.PeriodicFlush;
 
 /**
@@ -37,12 +38,12 @@ class KeyUsage extends PeriodicFlush {
 	private final Duration deadline;
 
 	@Autowired
-	KeyUsage(KeyLookup lookup, Clock clock) {
-		this(lookup, clock, WRITE_DEADLINE);
+	KeyUsage(KeyLookup lookup, Clock clock, DatabaseProperties database) {
+		this(lookup, clock, database.statementDeadline());
 	}
 
 	KeyUsage(KeyLookup lookup, Clock clock, Duration deadline) {
-		super(FLUSH_EVERY);
+		super(FLUSH_EVERY, deadline);
 		this.lookup = lookup;
 		this.clock = clock;
 		this.deadline = deadline;

@@ -21,6 +21,7 @@ import com.healthpartner.api.records.RecordStore;
 import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.records.WriteBatches;
+import com.healthpartner.api.system.DatabaseProperties;
 
 /**
  * Assessments. Every query starts with the partner: a partner never reads another's rows,
@@ -58,12 +59,13 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 
 	private final PageBatches pages;
 
-	AssessmentRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
+	AssessmentRepository(DatabaseClient db, LongReads longReads, PageReads pages, DatabaseProperties database) {
 		this.db = db;
 		this.pages = new PageBatches(pages, (query) -> (query.after() != null) ? PAGE_AFTER_QUERY : FIRST_PAGE_QUERY,
-				PageBatches.together("assessments", "created_at", false));
+				PageBatches.together("assessments", "created_at", false), database.statementDeadline());
 		this.longReads = longReads;
-		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row);
+		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row,
+				database.statementDeadline());
 	}
 
 	/**

@@ -28,6 +28,7 @@ import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.problem.RequestIds;
+import com.healthpartner.api.system.DatabaseProperties;
 import com.healthpartner.api.system.PeriodicFlush;
 
 /**
@@ -38,9 +39,9 @@ import com.healthpartner.api.system.PeriodicFlush;
  * in-flight requests are written too. While the database is down events wait in the
  * queue; past its bound they are dropped and counted
  * ({@code audit_events_dropped_total}), because memory must stay bounded. A write that
- * gets no answer within {@link #WRITE_DEADLINE} counts as failed, so that a database that
- * stops answering cannot hold up every later write; such a write may still have
- * committed, so writing its batch again skips the events already stored.
+ * gets no answer within {@code APP_DATABASE_STATEMENT_DEADLINE} counts as failed, so that
+ * a database that stops answering cannot hold up every later write; such a write may
+ * still have committed, so writing its batch again skips the events already stored.
  */
 @Component
 class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
@@ -69,13 +70,13 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 	private final Counter dropped;
 
 	@Autowired
-	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry) {
-		this(repository, clock, registry, CAPACITY, WRITE_DEADLINE);
+	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry, DatabaseProperties database) {
+		this(repository, clock, registry, CAPACITY, database.statementDeadline());
 	}
 
 	BatchedAuditTrail(AuditRepository repository, Clock clock, MeterRegistry registry, int capacity,
 			Duration deadline) {
-		super(FLUSH_EVERY);
+		super(FLUSH_EVERY, deadline);
 		this.pending = new ArrayBlockingQueue<>(capacity);
 		this.repository = repository;
 		this.clock = clock;

@@ -27,6 +27,7 @@ import com.healthpartner.api.records.StoredPage;
 import com.healthpartner.api.records.UserQuery;
 import com.healthpartner.api.records.WriteBatches;
 import com.healthpartner.api.records.WriteBatches.Pending;
+import com.healthpartner.api.system.DatabaseProperties;
 
 /**
  * Metrics records. Every query starts with the partner: a partner never reads another's
@@ -68,12 +69,13 @@ class MetricRepository implements RecordStore<MetricRow> {
 
 	private final PageBatches pages;
 
-	MetricRepository(DatabaseClient db, LongReads longReads, PageReads pages) {
+	MetricRepository(DatabaseClient db, LongReads longReads, PageReads pages, DatabaseProperties database) {
 		this.db = db;
 		this.pages = new PageBatches(pages, MetricRepository::pageQuery,
-				PageBatches.together("metric_records", "recorded_at", true));
+				PageBatches.together("metric_records", "recorded_at", true), database.statementDeadline());
 		this.longReads = longReads;
-		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row);
+		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row,
+				database.statementDeadline());
 	}
 
 	/**

@@ -12,8 +12,6 @@ import io.r2dbc.spi.Readable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
-import com.healthpartner.api.system.PeriodicFlush;
-
 /**
  * The list pages that concurrent requests read, read together: one statement for all the
  * pages of one kind of record waiting when a statement can start, whatever their
@@ -51,13 +49,6 @@ public final class PageBatches {
 	 */
 	static final int MAX_WAITING = 1024;
 
-	/**
-	 * How long a statement may take before its pages fail ({@code 503}) and its place is
-	 * free: PostgreSQL ends a statement at its time limit itself, but a database that
-	 * stops answering would otherwise hold the loop's pages forever.
-	 */
-	static final Duration STATEMENT_DEADLINE = PeriodicFlush.WRITE_DEADLINE;
-
 	private final PageReads reads;
 
 	private final Function<UserQuery, PageReads.Positional> alone;
@@ -68,11 +59,15 @@ public final class PageBatches {
 
 	/**
 	 * Pages read by {@code reads}: one alone by the statement {@code alone} gives for its
-	 * query ({@link PageReads#page}), several by {@code together} ({@link #together}).
+	 * query ({@link PageReads#page}), several by {@code together} ({@link #together}). A
+	 * statement that has not ended after {@code deadline}
+	 * ({@code APP_DATABASE_STATEMENT_DEADLINE}) fails its pages ({@code 503}) and frees
+	 * its place: PostgreSQL ends a statement at its time limit itself, but a database
+	 * that stops answering would otherwise hold the loop's pages forever.
 	 */
-	public PageBatches(PageReads reads, Function<UserQuery, PageReads.Positional> alone,
-			PageReads.Positional together) {
-		this(reads, alone, together, MAX_WAITING, STATEMENT_DEADLINE, SharedStatements.STALL);
+	public PageBatches(PageReads reads, Function<UserQuery, PageReads.Positional> alone, PageReads.Positional together,
+			Duration deadline) {
+		this(reads, alone, together, MAX_WAITING, deadline, SharedStatements.STALL);
 	}
 
 	/**

@@ -25,7 +25,6 @@ import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.records.RecordStore.Written;
-import com.healthpartner.api.system.PeriodicFlush;
 
 /**
  * The upserts of records that concurrent requests post, written together: one statement
@@ -65,13 +64,6 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	 */
 	static final int MAX_WAITING = 1024;
 
-	/**
-	 * How long a statement may take before it counts as failed (a {@code 503} for its
-	 * writes) and frees its place: PostgreSQL ends a statement at its time limit itself,
-	 * but a database that stops answering would otherwise hold the loop's writes forever.
-	 */
-	static final Duration STATEMENT_DEADLINE = PeriodicFlush.WRITE_DEADLINE;
-
 	private final DatabaseClient db;
 
 	private final String sql;
@@ -84,10 +76,15 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 
 	/**
 	 * Batches of {@code sql} (made by {@link RecordStatements#upsert}), whose
-	 * record-specific arrays {@code binder} binds and whose rows {@code reader} reads.
+	 * record-specific arrays {@code binder} binds and whose rows {@code reader} reads. A
+	 * statement that has not ended after {@code deadline}
+	 * ({@code APP_DATABASE_STATEMENT_DEADLINE}) counts as failed (a {@code 503} for its
+	 * writes) and frees its place: PostgreSQL ends a statement at its time limit itself,
+	 * but a database that stops answering would otherwise hold the loop's writes forever.
 	 */
-	public WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader) {
-		this(db, sql, binder, reader, MAX_WAITING, STATEMENT_DEADLINE, SharedStatements.STALL);
+	public WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader,
+			Duration deadline) {
+		this(db, sql, binder, reader, MAX_WAITING, deadline, SharedStatements.STALL);
 	}
 
 	/**

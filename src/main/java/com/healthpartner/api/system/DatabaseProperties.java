@@ -13,13 +13,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("app.database")
 public record DatabaseProperties(@DefaultValue("2s") Duration connectTimeout,
-		@DefaultValue("5s") Duration statementTimeout, @DefaultValue("10m") Duration exportTimeout,
-		@DefaultValue("60s") Duration exportIdleTimeout, @DefaultValue("8") int maxConcurrentExports,
-		@DefaultValue("2") int maxConcurrentExportsPerPartner) {
+		@DefaultValue("5s") Duration statementTimeout, @DefaultValue("2s") Duration statementDeadline,
+		@DefaultValue("10m") Duration exportTimeout, @DefaultValue("60s") Duration exportIdleTimeout,
+		@DefaultValue("8") int maxConcurrentExports, @DefaultValue("2") int maxConcurrentExportsPerPartner) {
 
 	public DatabaseProperties {
 		requirePositive(connectTimeout, "APP_DATABASE_CONNECT_TIMEOUT");
 		requirePositive(statementTimeout, "APP_DATABASE_STATEMENT_TIMEOUT");
+		requirePositive(statementDeadline, "APP_DATABASE_STATEMENT_DEADLINE");
 		requirePositive(exportTimeout, "APP_DATABASE_EXPORT_TIMEOUT");
 		if (exportIdleTimeout == null || exportIdleTimeout.toMillis() < 1000) {
 			throw new IllegalArgumentException("APP_DATABASE_EXPORT_IDLE_TIMEOUT must be at least 1s");

@@ -28,7 +28,8 @@ import reactor.core.publisher.Mono;
  * thread that is no event loop (start-up, periodic writers) uses a pool of its own. Pools
  * are made when a loop first asks; each holds up to its share of the configured maximum.
  * {@link #unwrap()} gives the driver's own factory (for the {@code LISTEN} connection,
- * outside any pool).
+ * outside any pool). Each connection is lent as a {@link GuardedConnection}: one whose
+ * statement was given up before the database answered is closed, not lent again.
  */
 public final class EventLoopPools implements ConnectionFactory, Wrapped<ConnectionFactory>, Disposable {
 
@@ -53,7 +54,7 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 
 	@Override
 	public Publisher<? extends Connection> create() {
-		return Mono.defer(() -> poolOfThisThread().create());
+		return Mono.defer(() -> poolOfThisThread().create()).map(GuardedConnection::new);
 	}
 
 	private ConnectionPool poolOfThisThread() {

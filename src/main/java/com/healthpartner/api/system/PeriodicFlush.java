@@ -21,27 +21,27 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 
 	private static final Log log = LogFactory.getLog(PeriodicFlush.class);
 
-	/**
-	 * How long one write may take before it counts as failed and what it held is kept for
-	 * the next time. A database that stops answering (frozen, or the network to it gone
-	 * without a reset) would otherwise hold a write, and every later one, forever: the
-	 * statement time limit is enforced by that same database.
-	 */
-	public static final Duration WRITE_DEADLINE = Duration.ofSeconds(10);
+	private final Duration period;
 
 	/**
 	 * Longer than one write's deadline, so that the last write can run out on its own.
 	 */
-	private static final Duration LAST_WRITE_WAIT = WRITE_DEADLINE.plusSeconds(5);
-
-	private final Duration period;
+	private final Duration lastWriteWait;
 
 	private volatile Sinks.Empty<Void> stopping;
 
 	private volatile Mono<Void> finished;
 
-	protected PeriodicFlush(Duration period) {
+	/**
+	 * Writes every {@code period}; a write takes at most {@code writeDeadline}
+	 * ({@code APP_DATABASE_STATEMENT_DEADLINE}) before it counts as failed and what it
+	 * held is kept for the next time: a database that stops answering (frozen, or the
+	 * network to it gone without a reset) would otherwise hold a write, and every later
+	 * one, forever, since the statement time limit is enforced by that same database.
+	 */
+	protected PeriodicFlush(Duration period, Duration writeDeadline) {
 		this.period = period;
+		this.lastWriteWait = writeDeadline.plusSeconds(5);
 	}
 
 	/**
@@ -75,7 +75,7 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 		}
 		this.stopping = null;
 		stop.tryEmitEmpty();
-		done.timeout(LAST_WRITE_WAIT).onErrorResume((failure) -> Mono.empty()).doFinally((signal) -> {
+		done.timeout(this.lastWriteWait).onErrorResume((failure) -> Mono.empty()).doFinally((signal) -> {
 			try {
 				stopped();
 			}

@@ -1,6 +1,7 @@
 package com.healthpartner.api.access;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -56,7 +57,7 @@ public final class InMemoryKeys implements KeyLookup {
 	public ApiKeys apiKeys(KeyLookupGate gate, Clock clock) {
 		KeyCache cache = new KeyCache(this);
 		cache.listening(true);
-		return new ApiKeys(cache, new KeyUsage(this, clock), gate, clock);
+		return new ApiKeys(cache, new KeyUsage(this, clock, Duration.ofSeconds(2)), gate, clock);
 	}
 
 }

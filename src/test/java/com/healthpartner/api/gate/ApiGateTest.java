@@ -69,8 +69,9 @@ class ApiGateTest {
 
 	private final ApiGate gate = new ApiGate(new AdminToken(Problems.PROPERTIES),
 			this.stored.apiKeys(this.limits.gate(), this.clock), this.limits.limits(),
-			TestSignatures.over(this.stored, this.clock, Problems.PROPERTIES), new Deadline(Duration.ofSeconds(10)),
-			new InFlightRequests(), Problems.writer(), TestAnswers.to(this.accessLog, this.meters));
+			TestSignatures.over(this.stored, this.clock, Problems.PROPERTIES),
+			new Deadline(Duration.ofSeconds(10), Duration.ofSeconds(10)), new InFlightRequests(), Problems.writer(),
+			TestAnswers.to(this.accessLog, this.meters));
 
 	private final AtomicReference<ServerWebExchange> handled = new AtomicReference<>();
 

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NdjsonWritesTest {
 
 	private final Listings listings = new Listings(JsonMapper.builder().build(),
-			new ExportSlots(new DatabaseProperties(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofMinutes(10),
-					Duration.ofSeconds(60), 8, 2), new SimpleMeterRegistry()));
+			new ExportSlots(new DatabaseProperties(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(2),
+					Duration.ofMinutes(10), Duration.ofSeconds(60), 8, 2), new SimpleMeterRegistry()));
 
 	@Test
 	void manyRecordsAreWrittenAsWholeLinesInFewWritesWithTheBytesOfOneLineARecord() {

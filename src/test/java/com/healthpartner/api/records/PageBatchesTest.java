@@ -53,6 +53,9 @@ class PageBatchesTest extends IntegrationTest {
 	/** Longer than any test: a held statement holds its lane. */
 	private static final Duration NO_STALL = Duration.ofMinutes(5);
 
+	/** The service's default statement deadline (APP_DATABASE_STATEMENT_DEADLINE). */
+	private static final Duration DEADLINE = Duration.ofSeconds(2);
+
 	private static final Instant T0 = Instant.parse("2026-03-01T08:00:00Z");
 
 	@Autowired
@@ -86,7 +89,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void pagesWaitingForAStatementAreReadTogetherEachAsItWouldBeAlone() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, PageBatches.STATEMENT_DEADLINE);
+		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
 		Stored third = mine(this.ann, "member").get(2);
 		List<Asked> asked = List.of(new Asked(query(this.ann, "member", DateRange.ANY, null), 3),
 				new Asked(query(this.bob, "member", DateRange.ANY, null), 100),
@@ -143,7 +146,7 @@ class PageBatchesTest extends IntegrationTest {
 		}
 		PageBatches batches = new PageBatches(this.reads, alone("assessments", "created_at"),
 				PageBatches.together("assessments", "created_at", false), PageBatches.MAX_WAITING,
-				PageBatches.STATEMENT_DEADLINE, NO_STALL);
+				Duration.ofSeconds(10), NO_STALL);
 		try (Held held = hold(batches)) {
 			CompletableFuture<StoredPage> two = batches.page(query(partner, "member", DateRange.ANY, null), 2)
 				.toFuture();
@@ -171,7 +174,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aPageCancelledWhileItWaitsIsLeftOut() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, PageBatches.STATEMENT_DEADLINE);
+		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
 		try (Held held = hold(batches)) {
 			CompletableFuture<StoredPage> kept = batches.page(query(this.ann, "member", DateRange.ANY, null), 5)
 				.toFuture();
@@ -188,7 +191,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aStatementHoldsPagesUpToItsRowsAndTheRestGoNext() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, PageBatches.STATEMENT_DEADLINE);
+		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
 		List<CompletableFuture<StoredPage>> answers = new ArrayList<>();
 		try (Held held = hold(batches)) {
 			// 1,001 rows asked for each: two fit in one statement, the third goes next
@@ -205,7 +208,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aPageThatFailsInAStatementOfSeveralFailsAloneAndTheOthersAreRead() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, PageBatches.STATEMENT_DEADLINE);
+		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
 		CompletableFuture<StoredPage> good;
 		CompletableFuture<StoredPage> bad;
 		CompletableFuture<StoredPage> other;
@@ -225,7 +228,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void beyondThePagesThatMayWaitAPageIsRefusedAtOnceAsTheDatabaseBeingUnavailable() {
-		PageBatches batches = metrics(2, PageBatches.STATEMENT_DEADLINE);
+		PageBatches batches = metrics(2, DEADLINE);
 		try (Held held = hold(batches)) {
 			List<CompletableFuture<StoredPage>> waiting = List.of(
 					batches.page(query(this.ann, "member", DateRange.ANY, null), 5).toFuture(),
@@ -256,8 +259,8 @@ class PageBatchesTest extends IntegrationTest {
 	@Test
 	void pagesWaitingBehindAStalledStatementGoInASecondOneButNeverInAThird() throws Exception {
 		PageBatches batches = new PageBatches(this.reads, alone("metric_records", "recorded_at"),
-				PageBatches.together("metric_records", "recorded_at", true), PageBatches.MAX_WAITING,
-				PageBatches.STATEMENT_DEADLINE, Duration.ofMillis(200));
+				PageBatches.together("metric_records", "recorded_at", true), PageBatches.MAX_WAITING, DEADLINE,
+				Duration.ofMillis(200));
 		try (Held held = hold(batches)) {
 			// waiting behind the held statement until it stalls, then read beside it
 			CompletableFuture<StoredPage> ann = batches.page(query(this.ann, "member", DateRange.ANY, null), 3)

@@ -46,6 +46,9 @@ class WriteBatchesTest extends IntegrationTest {
 
 	private static final Instant RECORDED = Instant.parse("2026-11-20T08:00:00Z");
 
+	/** The service's default statement deadline (APP_DATABASE_STATEMENT_DEADLINE). */
+	private static final Duration DEADLINE = Duration.ofSeconds(2);
+
 	@Autowired
 	private DatabaseClient db;
 
@@ -198,7 +201,7 @@ class WriteBatchesTest extends IntegrationTest {
 	void beyondTheWritesThatMayWaitAWriteIsRefusedAtOnceAsTheDatabaseBeingUnavailable() {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
-		WriteBatches<Metrics> batches = batches(2, WriteBatches.STATEMENT_DEADLINE);
+		WriteBatches<Metrics> batches = batches(2, DEADLINE);
 		try (Held held = holdFirstWrite(batches, partnerId)) {
 			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			List<CompletableFuture<Optional<Written<Metrics>>>> waiting = List.of(
@@ -219,8 +222,7 @@ class WriteBatchesTest extends IntegrationTest {
 	void writesWaitingBehindAStalledStatementGoInASecondOne() throws Exception {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
-		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, WriteBatches.STATEMENT_DEADLINE,
-				Duration.ofMillis(200));
+		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, DEADLINE, Duration.ofMillis(200));
 		try (Held held = holdFirstWrite(batches, partnerId)) {
 			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			CompletableFuture<Optional<Written<Metrics>>> ann = submit(batches, partnerId, record("ann", null, null),
@@ -296,7 +298,7 @@ class WriteBatchesTest extends IntegrationTest {
 	 * however long it takes.
 	 */
 	private WriteBatches<Metrics> batches() {
-		return batches(WriteBatches.MAX_WAITING, WriteBatches.STATEMENT_DEADLINE);
+		return batches(WriteBatches.MAX_WAITING, DEADLINE);
 	}
 
 	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline) {
