@@ -62,10 +62,11 @@ class AssessmentRepository implements RecordStore<AssessmentRow> {
 	AssessmentRepository(DatabaseClient db, LongReads longReads, PageReads pages, DatabaseProperties database) {
 		this.db = db;
 		this.pages = new PageBatches(pages, (query) -> (query.after() != null) ? PAGE_AFTER_QUERY : FIRST_PAGE_QUERY,
-				PageBatches.together("assessments", "created_at", false), database.statementDeadline());
+				PageBatches.together("assessments", "created_at", false), database.statementDeadline(),
+				database.maxWaitingPerLoop());
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, (spec, batch) -> spec, AssessmentRepository::row,
-				database.statementDeadline());
+				database.statementDeadline(), database.maxWaitingPerLoop());
 	}
 
 	/**

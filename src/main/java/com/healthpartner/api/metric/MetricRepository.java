@@ -72,10 +72,11 @@ class MetricRepository implements RecordStore<MetricRow> {
 	MetricRepository(DatabaseClient db, LongReads longReads, PageReads pages, DatabaseProperties database) {
 		this.db = db;
 		this.pages = new PageBatches(pages, MetricRepository::pageQuery,
-				PageBatches.together("metric_records", "recorded_at", true), database.statementDeadline());
+				PageBatches.together("metric_records", "recorded_at", true), database.statementDeadline(),
+				database.maxWaitingPerLoop());
 		this.longReads = longReads;
 		this.writes = new WriteBatches<>(db, UPSERT, MetricRepository::bindRecordedAt, MetricRepository::row,
-				database.statementDeadline());
+				database.statementDeadline(), database.maxWaitingPerLoop());
 	}
 
 	/**

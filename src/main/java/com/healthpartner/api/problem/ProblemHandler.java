@@ -2,6 +2,8 @@ package com.healthpartner.api.problem;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +36,12 @@ import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 class ProblemHandler implements ErrorWebExceptionHandler {
 
 	private static final Log log = LogFactory.getLog(ProblemHandler.class);
+
+	private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final AtomicLong nextUnavailableWarning = new AtomicLong(System.nanoTime());
+
+	private final AtomicLong unavailableUnlogged = new AtomicLong();
 
 	private static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
 
@@ -95,13 +103,30 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			}
 		}
 		if (DatabaseFailures.isUnavailable(failure)) {
-			log.warn("Database unavailable for request " + RequestIds.of(exchange) + ": " + failure);
+			warnUnavailable(exchange, failure);
 			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
 					"The database cannot be reached; nothing was written. Retry shortly.", List.of(),
 					Map.of(HttpHeaders.RETRY_AFTER, "5"));
 		}
 		log.error("Unexpected failure of request " + RequestIds.of(exchange), failure);
 		return new ApiException(ProblemType.INTERNAL_ERROR, "An unexpected error occurred");
+	}
+
+	/**
+	 * One line a second at most: in an outage or a surge every refused request would
+	 * otherwise write one, and the lines would take the time of the requests that can
+	 * still be served (the access log has every request's status and id).
+	 */
+	private void warnUnavailable(ServerWebExchange exchange, Throwable failure) {
+		long now = System.nanoTime();
+		long next = this.nextUnavailableWarning.get();
+		if (now - next < 0 || !this.nextUnavailableWarning.compareAndSet(next, now + WARN_EVERY_NANOS)) {
+			this.unavailableUnlogged.incrementAndGet();
+			return;
+		}
+		long more = this.unavailableUnlogged.getAndSet(0);
+		log.warn("Database unavailable for request " + RequestIds.of(exchange) + ": " + failure
+				+ ((more > 0) ? " (and " + more + " more requests since the last such line)" : ""));
 	}
 
 }

@@ -43,12 +43,6 @@ public final class PageBatches {
 	 */
 	static final int MAX_ROWS = 2048;
 
-	/**
-	 * The most pages waiting for a statement of one event loop; beyond, a page is refused
-	 * at once ({@code 503}) rather than held behind a database that does not keep up.
-	 */
-	static final int MAX_WAITING = 1024;
-
 	private final PageReads reads;
 
 	private final Function<UserQuery, PageReads.Positional> alone;
@@ -63,11 +57,13 @@ public final class PageBatches {
 	 * statement that has not ended after {@code deadline}
 	 * ({@code APP_DATABASE_STATEMENT_DEADLINE}) fails its pages ({@code 503}) and frees
 	 * its place: PostgreSQL ends a statement at its time limit itself, but a database
-	 * that stops answering would otherwise hold the loop's pages forever.
+	 * that stops answering would otherwise hold the loop's pages forever. At most
+	 * {@code maxWaiting} pages ({@code APP_DATABASE_MAX_WAITING_PER_LOOP}) wait for a
+	 * statement of one event loop; beyond, a page is refused at once ({@code 503}).
 	 */
 	public PageBatches(PageReads reads, Function<UserQuery, PageReads.Positional> alone, PageReads.Positional together,
-			Duration deadline) {
-		this(reads, alone, together, MAX_WAITING, deadline, SharedStatements.STALL);
+			Duration deadline, int maxWaiting) {
+		this(reads, alone, together, maxWaiting, deadline, SharedStatements.STALL);
 	}
 
 	/**

@@ -57,13 +57,6 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	/** The most writes in one statement. */
 	static final int MAX_BATCH = 64;
 
-	/**
-	 * The most writes waiting for a statement of one event loop; beyond, a write is
-	 * refused at once ({@code 503}) rather than held in memory behind a database that
-	 * does not keep up.
-	 */
-	static final int MAX_WAITING = 1024;
-
 	private final DatabaseClient db;
 
 	private final String sql;
@@ -81,10 +74,13 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	 * ({@code APP_DATABASE_STATEMENT_DEADLINE}) counts as failed (a {@code 503} for its
 	 * writes) and frees its place: PostgreSQL ends a statement at its time limit itself,
 	 * but a database that stops answering would otherwise hold the loop's writes forever.
+	 * At most {@code maxWaiting} writes ({@code APP_DATABASE_MAX_WAITING_PER_LOOP}) wait
+	 * for a statement of one event loop; beyond, a write is refused at once
+	 * ({@code 503}).
 	 */
 	public WriteBatches(DatabaseClient db, String sql, Binder<R> binder, Function<Readable, R> reader,
-			Duration deadline) {
-		this(db, sql, binder, reader, MAX_WAITING, deadline, SharedStatements.STALL);
+			Duration deadline, int maxWaiting) {
+		this(db, sql, binder, reader, maxWaiting, deadline, SharedStatements.STALL);
 	}
 
 	/**

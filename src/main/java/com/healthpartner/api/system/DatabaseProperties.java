@@ -6,21 +6,29 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Bounds on the database's time and connections ({@code app.database.*}). The pool has 20
- * connections shared by every request, so NDJSON exports, which each hold one for as long
- * as their client reads, are capped per partner and per instance and are ended when their
- * client stops reading. Each failure names the environment variable an operator sets.
+ * Bounds on the database's time and connections ({@code app.database.*}): how long a
+ * request waits for one statement before it is given up ({@code statementDeadline}), how
+ * many requests of one kind may wait for a shared statement of one event loop
+ * ({@code maxWaitingPerLoop}: held in memory, each bounded by the request deadline). The
+ * pool's connections are shared by every request, so NDJSON exports, which each hold one
+ * for as long as their client reads, are capped per partner and per instance and are
+ * ended when their client stops reading. Each failure names the environment variable an
+ * operator sets.
  */
 @ConfigurationProperties("app.database")
 public record DatabaseProperties(@DefaultValue("2s") Duration connectTimeout,
 		@DefaultValue("5s") Duration statementTimeout, @DefaultValue("2s") Duration statementDeadline,
-		@DefaultValue("10m") Duration exportTimeout, @DefaultValue("60s") Duration exportIdleTimeout,
-		@DefaultValue("8") int maxConcurrentExports, @DefaultValue("2") int maxConcurrentExportsPerPartner) {
+		@DefaultValue("16384") int maxWaitingPerLoop, @DefaultValue("10m") Duration exportTimeout,
+		@DefaultValue("60s") Duration exportIdleTimeout, @DefaultValue("8") int maxConcurrentExports,
+		@DefaultValue("2") int maxConcurrentExportsPerPartner) {
 
 	public DatabaseProperties {
 		requirePositive(connectTimeout, "APP_DATABASE_CONNECT_TIMEOUT");
 		requirePositive(statementTimeout, "APP_DATABASE_STATEMENT_TIMEOUT");
 		requirePositive(statementDeadline, "APP_DATABASE_STATEMENT_DEADLINE");
+		if (maxWaitingPerLoop < 1 || maxWaitingPerLoop > 1_000_000) {
+			throw new IllegalArgumentException("APP_DATABASE_MAX_WAITING_PER_LOOP must be between 1 and 1000000");
+		}
 		requirePositive(exportTimeout, "APP_DATABASE_EXPORT_TIMEOUT");
 		if (exportIdleTimeout == null || exportIdleTimeout.toMillis() < 1000) {
 			throw new IllegalArgumentException("APP_DATABASE_EXPORT_IDLE_TIMEOUT must be at least 1s");

@@ -26,7 +26,7 @@ class ExportSlotsTest {
 	private final MeterRegistry meters = new SimpleMeterRegistry();
 
 	private final ExportSlots slots = new ExportSlots(new DatabaseProperties(Duration.ofSeconds(2),
-			Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofMinutes(10), Duration.ofSeconds(60), 3, 2),
+			Duration.ofSeconds(5), Duration.ofSeconds(2), 16384, Duration.ofMinutes(10), Duration.ofSeconds(60), 3, 2),
 			this.meters);
 
 	@Test

@@ -31,7 +31,7 @@ class NdjsonWritesTest {
 
 	private final Listings listings = new Listings(JsonMapper.builder().build(),
 			new ExportSlots(new DatabaseProperties(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(2),
-					Duration.ofMinutes(10), Duration.ofSeconds(60), 8, 2), new SimpleMeterRegistry()));
+					16384, Duration.ofMinutes(10), Duration.ofSeconds(60), 8, 2), new SimpleMeterRegistry()));
 
 	@Test
 	void manyRecordsAreWrittenAsWholeLinesInFewWritesWithTheBytesOfOneLineARecord() {

@@ -56,6 +56,12 @@ class PageBatchesTest extends IntegrationTest {
 	/** The service's default statement deadline (APP_DATABASE_STATEMENT_DEADLINE). */
 	private static final Duration DEADLINE = Duration.ofSeconds(2);
 
+	/**
+	 * The service's default bound of the requests waiting in a lane
+	 * (APP_DATABASE_MAX_WAITING_PER_LOOP).
+	 */
+	private static final int MAX_WAITING = 16384;
+
 	private static final Instant T0 = Instant.parse("2026-03-01T08:00:00Z");
 
 	@Autowired
@@ -89,7 +95,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void pagesWaitingForAStatementAreReadTogetherEachAsItWouldBeAlone() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
+		PageBatches batches = metrics(MAX_WAITING, DEADLINE);
 		Stored third = mine(this.ann, "member").get(2);
 		List<Asked> asked = List.of(new Asked(query(this.ann, "member", DateRange.ANY, null), 3),
 				new Asked(query(this.bob, "member", DateRange.ANY, null), 100),
@@ -145,8 +151,8 @@ class PageBatchesTest extends IntegrationTest {
 				.block());
 		}
 		PageBatches batches = new PageBatches(this.reads, alone("assessments", "created_at"),
-				PageBatches.together("assessments", "created_at", false), PageBatches.MAX_WAITING,
-				Duration.ofSeconds(10), NO_STALL);
+				PageBatches.together("assessments", "created_at", false), MAX_WAITING, Duration.ofSeconds(10),
+				NO_STALL);
 		try (Held held = hold(batches)) {
 			CompletableFuture<StoredPage> two = batches.page(query(partner, "member", DateRange.ANY, null), 2)
 				.toFuture();
@@ -174,7 +180,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aPageCancelledWhileItWaitsIsLeftOut() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
+		PageBatches batches = metrics(MAX_WAITING, DEADLINE);
 		try (Held held = hold(batches)) {
 			CompletableFuture<StoredPage> kept = batches.page(query(this.ann, "member", DateRange.ANY, null), 5)
 				.toFuture();
@@ -191,7 +197,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aStatementHoldsPagesUpToItsRowsAndTheRestGoNext() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
+		PageBatches batches = metrics(MAX_WAITING, DEADLINE);
 		List<CompletableFuture<StoredPage>> answers = new ArrayList<>();
 		try (Held held = hold(batches)) {
 			// 1,001 rows asked for each: two fit in one statement, the third goes next
@@ -208,7 +214,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aPageThatFailsInAStatementOfSeveralFailsAloneAndTheOthersAreRead() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, DEADLINE);
+		PageBatches batches = metrics(MAX_WAITING, DEADLINE);
 		CompletableFuture<StoredPage> good;
 		CompletableFuture<StoredPage> bad;
 		CompletableFuture<StoredPage> other;
@@ -246,7 +252,7 @@ class PageBatchesTest extends IntegrationTest {
 
 	@Test
 	void aStatementPastItsDeadlineFailsItsPagesAndTheNextStatementGoesOn() {
-		PageBatches batches = metrics(PageBatches.MAX_WAITING, Duration.ofSeconds(1));
+		PageBatches batches = metrics(MAX_WAITING, Duration.ofSeconds(1));
 		try (Held held = hold(batches)) {
 			// given up on after its deadline, not when the database answers again
 			assertThatThrownBy(() -> held.first().get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
@@ -259,7 +265,7 @@ class PageBatchesTest extends IntegrationTest {
 	@Test
 	void pagesWaitingBehindAStalledStatementGoInASecondOneButNeverInAThird() throws Exception {
 		PageBatches batches = new PageBatches(this.reads, alone("metric_records", "recorded_at"),
-				PageBatches.together("metric_records", "recorded_at", true), PageBatches.MAX_WAITING, DEADLINE,
+				PageBatches.together("metric_records", "recorded_at", true), MAX_WAITING, DEADLINE,
 				Duration.ofMillis(200));
 		try (Held held = hold(batches)) {
 			// waiting behind the held statement until it stalls, then read beside it

@@ -49,6 +49,12 @@ class WriteBatchesTest extends IntegrationTest {
 	/** The service's default statement deadline (APP_DATABASE_STATEMENT_DEADLINE). */
 	private static final Duration DEADLINE = Duration.ofSeconds(2);
 
+	/**
+	 * The service's default bound of the requests waiting in a lane
+	 * (APP_DATABASE_MAX_WAITING_PER_LOOP).
+	 */
+	private static final int MAX_WAITING = 16384;
+
 	@Autowired
 	private DatabaseClient db;
 
@@ -222,7 +228,7 @@ class WriteBatchesTest extends IntegrationTest {
 	void writesWaitingBehindAStalledStatementGoInASecondOne() throws Exception {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
-		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, DEADLINE, Duration.ofMillis(200));
+		WriteBatches<Metrics> batches = batches(MAX_WAITING, DEADLINE, Duration.ofMillis(200));
 		try (Held held = holdFirstWrite(batches, partnerId)) {
 			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			CompletableFuture<Optional<Written<Metrics>>> ann = submit(batches, partnerId, record("ann", null, null),
@@ -244,7 +250,7 @@ class WriteBatchesTest extends IntegrationTest {
 	void aStatementPastItsDeadlineFailsItsWritesAndTheNextStatementGoesOn() {
 		Credentials partner = this.partners.onboard("loadtest");
 		UUID partnerId = UUID.fromString(partner.partnerId());
-		WriteBatches<Metrics> batches = batches(WriteBatches.MAX_WAITING, Duration.ofSeconds(1));
+		WriteBatches<Metrics> batches = batches(MAX_WAITING, Duration.ofSeconds(1));
 		try (Held held = holdFirstWrite(batches, partnerId)) {
 			CompletableFuture<Optional<Written<Metrics>>> first = held.first();
 			// given up on after its deadline, not when the database answers again
@@ -298,7 +304,7 @@ class WriteBatchesTest extends IntegrationTest {
 	 * however long it takes.
 	 */
 	private WriteBatches<Metrics> batches() {
-		return batches(WriteBatches.MAX_WAITING, DEADLINE);
+		return batches(MAX_WAITING, DEADLINE);
 	}
 
 	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline) {
