@@ -1,6 +1,7 @@
 package com.healthpartner.api.access;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 
 import io.r2dbc.postgresql.api.Notification;
@@ -52,6 +53,8 @@ class AccessChangeListener implements SmartLifecycle {
 
 	private volatile Disposable subscription;
 
+	private volatile Instant lostSince;
+
 	@Autowired
 	AccessChangeListener(ConnectionFactory connectionFactory, KeyCache cache) {
 		this(connectionFactory, cache, CHECK_EVERY, CHECK_TIMEOUT);
@@ -72,7 +75,7 @@ class AccessChangeListener implements SmartLifecycle {
 			.concatWith(Mono.error(() -> new IllegalStateException("LISTEN connection closed")))
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
 				.maxBackoff(Duration.ofSeconds(5))
-				.doBeforeRetry((signal) -> log.debug("Reconnecting the access change listener: " + signal.failure())))
+				.doBeforeRetry(this::lost))
 			.subscribe(this::changed, (failure) -> log.error("Access change listener stopped", failure));
 	}
 
@@ -83,7 +86,7 @@ class AccessChangeListener implements SmartLifecycle {
 		// demand, the source drops what is not requested)
 		Flux<String> changes = postgres.getNotifications().mapNotNull(Notification::getParameter);
 		Flux<String> listening = execute(postgres, "LISTEN " + CHANNEL).timeout(this.checkTimeout)
-			.doOnSuccess((done) -> this.cache.listening(true))
+			.doOnSuccess((done) -> listening())
 			.thenMany(alive(postgres));
 		return Flux.merge(Integer.MAX_VALUE, changes, listening)
 			// the connection failed, closed or was given up: announcements may be missed
@@ -109,6 +112,34 @@ class AccessChangeListener implements SmartLifecycle {
 	 */
 	private Mono<Void> close(Connection connection) {
 		return Mono.from(connection.close()).timeout(this.checkTimeout).onErrorResume((failure) -> Mono.empty());
+	}
+
+	private void listening() {
+		this.cache.listening(true);
+		Instant lost = this.lostSince;
+		this.lostSince = null;
+		if (lost != null) {
+			log.info("The access change listener listens again (lost at " + lost + "); cached keys are trusted again");
+		}
+	}
+
+	private void lost(Retry.RetrySignal signal) {
+		if (this.lostSince == null) {
+			this.lostSince = Instant.now();
+			log.warn("The access change listener lost its connection (" + signal.failure()
+					+ "); reconnecting, and until then every key is checked in the database");
+		}
+		else {
+			log.debug("Reconnecting the access change listener: " + signal.failure());
+		}
+	}
+
+	/**
+	 * When the {@code LISTEN} connection was lost, or null while it listens (or before it
+	 * first connected).
+	 */
+	Instant lostSince() {
+		return this.lostSince;
 	}
 
 	private void changed(String partnerId) {

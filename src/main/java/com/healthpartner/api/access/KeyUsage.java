@@ -69,6 +69,7 @@ class KeyUsage extends PeriodicFlush {
 		return this.lookup.recordUse(batch).timeout(this.deadline).onErrorResume((failure) -> {
 			batch.forEach(this.pending::putIfAbsent);
 			log.debug("Could not record key use yet: " + failure);
+			failed(failure);
 			return Mono.empty();
 		});
 	}

@@ -143,6 +143,7 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 						failed.set(true);
 						putBack(batch);
 						log.debug("Could not write " + batch.size() + " audit events yet: " + failure);
+						failed(failure);
 						return Mono.empty();
 					});
 			});

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -77,6 +78,12 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	private final Lane otherThreads = new Lane();
 
 	/**
+	 * Every set of lanes made, for the readiness check: the writes and pages of each kind
+	 * of record, made once per repository.
+	 */
+	private static final Set<SharedStatements<?>> ALL = ConcurrentHashMap.newKeySet();
+
+	/**
 	 * Statements shared by requests of {@code what} (named when one is refused):
 	 * {@code take} removes from the waiting requests (in the order they came, the
 	 * cancelled ones already left out) those that go in the next statement, at least the
@@ -91,6 +98,36 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 		this.maxWaiting = maxWaiting;
 		this.deadline = deadline;
 		this.stallNanos = stall.toNanos();
+		ALL.add(this);
+	}
+
+	/**
+	 * What the lanes of every set hold up: a statement still under way a second past its
+	 * deadline (its deadline did not end it), named by the requests it serves. Empty
+	 * while every lane works.
+	 */
+	static List<String> stuck() {
+		List<String> stuck = new ArrayList<>();
+		long now = System.nanoTime();
+		for (SharedStatements<?> statements : ALL) {
+			if (statements.stuck(now)) {
+				stuck.add(statements.what);
+			}
+		}
+		return stuck;
+	}
+
+	private boolean stuck(long now) {
+		long late = this.deadline.plusSeconds(1).toNanos();
+		if (this.otherThreads.oldestStart(now) > late) {
+			return true;
+		}
+		for (Lane lane : this.lanes.values()) {
+			if (lane.oldestStart(now) > late) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Adds a request to the lane of the current event loop (or of other threads). */
@@ -160,6 +197,15 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 		private final ArrayDeque<W> waiting = new ArrayDeque<>();
 
 		private final List<UnderWay<W>> underWay = new ArrayList<>(MOST_UNDER_WAY);
+
+		/** How long the oldest statement under way has run, 0 when none is. */
+		synchronized long oldestStart(long now) {
+			long oldest = 0;
+			for (UnderWay<W> statement : this.underWay) {
+				oldest = Math.max(oldest, now - statement.startedAt());
+			}
+			return oldest;
+		}
 
 		void add(W request) {
 			UnderWay<W> statement;

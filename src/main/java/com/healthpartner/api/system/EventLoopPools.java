@@ -8,6 +8,7 @@ import java.util.function.ToIntFunction;
 
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.PoolMetrics;
@@ -80,6 +81,18 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 	public List<ConnectionPool> pools() {
 		return java.util.stream.Stream.concat(java.util.stream.Stream.of(this.shared), this.pools.values().stream())
 			.toList();
+	}
+
+	/**
+	 * Every pool by name: {@code shared}, and each event loop's by its thread's name.
+	 */
+	public Map<String, ConnectionPool> named() {
+		Map<String, ConnectionPool> named = new java.util.LinkedHashMap<>();
+		named.put("shared", this.shared);
+		this.pools.forEach((loop, pool) -> named.put(
+				(loop instanceof SingleThreadEventExecutor thread) ? thread.threadProperties().name() : loop.toString(),
+				pool));
+		return named;
 	}
 
 	/** A figure of the pools' metrics summed over all pools. */

@@ -1,6 +1,7 @@
 package com.healthpartner.api.system;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -30,6 +31,10 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 
 	private volatile Sinks.Empty<Void> stopping;
 
+	private volatile boolean failedThisRound;
+
+	private volatile Instant failingSince;
+
 	private volatile Mono<Void> finished;
 
 	/**
@@ -56,13 +61,52 @@ public abstract class PeriodicFlush implements SmartLifecycle {
 		Flux.interval(this.period)
 			.onBackpressureDrop()
 			.takeUntilOther(stop.asMono())
-			.concatMap((tick) -> flush(), 1)
-			.then(Mono.defer(this::flush))
+			.concatMap((tick) -> round(), 1)
+			.then(Mono.defer(this::round))
 			.doFinally((signal) -> done.tryEmitEmpty())
 			.subscribe(null,
 					(failure) -> log.error("Periodic write of " + getClass().getSimpleName() + " failed", failure));
 		this.stopping = stop;
 		this.finished = done.asMono();
+	}
+
+	/**
+	 * One write: whether it failed is what {@link #failed} said during it. A write that
+	 * throws is logged and counts as failed; the next period tries again.
+	 */
+	private Mono<Void> round() {
+		return Mono.defer(() -> {
+			this.failedThisRound = false;
+			return flush();
+		}).onErrorResume((failure) -> {
+			log.error("Periodic write of " + getClass().getSimpleName() + " failed", failure);
+			failed(failure);
+			return Mono.empty();
+		}).doOnSuccess((done) -> {
+			Instant since = this.failingSince;
+			if (!this.failedThisRound && since != null) {
+				this.failingSince = null;
+				log.info(getClass().getSimpleName() + " writes again (its writes failed from " + since + ")");
+			}
+		});
+	}
+
+	/**
+	 * Says that the write under way could not write what it held (kept for the next
+	 * time): the writer counts as failing until a write succeeds.
+	 */
+	protected void failed(Throwable failure) {
+		this.failedThisRound = true;
+		if (this.failingSince == null) {
+			this.failingSince = Instant.now();
+			log.warn(getClass().getSimpleName() + " cannot write (" + failure
+					+ "); it keeps what it gathered and tries again every " + this.period.toMillis() + " ms");
+		}
+	}
+
+	/** Since when this writer's writes fail, or null while they succeed. */
+	public Instant failingSince() {
+		return this.failingSince;
 	}
 
 	@Override
