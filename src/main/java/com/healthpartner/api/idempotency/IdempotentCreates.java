@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -49,11 +50,15 @@ public class IdempotentCreates {
 	static final Duration RETENTION = Duration.ofHours(24);
 
 	/**
-	 * How long a claim holds without an answer. Far longer than any request can run
-	 * (statements time out after seconds), so only a claim left by a crashed instance
-	 * ever runs out.
+	 * How long a claim holds without an answer beyond the request deadline
+	 * ({@code APP_REQUEST_TIMEOUT}), which ends every request that holds one. A claim
+	 * whose release failed (the database went away under its request) or whose instance
+	 * crashed thus runs out a second after its request could last: a partner retrying the
+	 * key gets {@code 409} only that long. A request that committed in time has made its
+	 * key answer for its record; one still committing holds the key's row, so a new claim
+	 * waits for it and then finds that answer.
 	 */
-	static final Duration CLAIM_LEASE = Duration.ofSeconds(30);
+	static final Duration CLAIM_MARGIN = Duration.ofSeconds(1);
 
 	private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
@@ -65,7 +70,11 @@ public class IdempotentCreates {
 
 	private final Clock clock;
 
-	IdempotentCreates(IdempotencyRepository keys, TransactionalOperator transaction, JsonMapper mapper, Clock clock) {
+	private final Duration claimLease;
+
+	IdempotentCreates(IdempotencyRepository keys, TransactionalOperator transaction, JsonMapper mapper, Clock clock,
+			@Value("${app.request-timeout:2500ms}") Duration requestTimeout) {
+		this.claimLease = requestTimeout.plus(CLAIM_MARGIN);
 		this.keys = keys;
 		this.transaction = transaction;
 		this.mapper = mapper;
@@ -107,7 +116,7 @@ public class IdempotentCreates {
 			int attempts) {
 		Instant now = this.clock.instant();
 		UUID token = Ids.unique();
-		return this.keys.claim(id, requestHash, token, now, now.plus(CLAIM_LEASE), now.plus(RETENTION))
+		return this.keys.claim(id, requestHash, token, now, now.plus(this.claimLease), now.plus(RETENTION))
 			.flatMap((claimed) -> claimed ? createClaimed(id, token, insert) : this.keys.find(id, now)
 				.flatMap((stored) -> answer(stored, requestHash))
 				// the key went away in between (released or expired):

@@ -43,7 +43,7 @@ public class RedisStore implements SmartLifecycle {
 	/** The first connection also starts Lettuce's event loops: it may take longer. */
 	static final Duration STARTUP_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
-	public static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(5);
+	public static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(2);
 
 	private static final Log log = LogFactory.getLog(RedisStore.class);
 

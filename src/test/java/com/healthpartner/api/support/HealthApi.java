@@ -23,7 +23,7 @@ public final class HealthApi {
 
 	public static final String ASSESSMENTS = "/api/v1/health/assessments";
 
-	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
+	public static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
 	};
 
 	private final WebTestClient client;

@@ -1,0 +1,143 @@
+package com.healthpartner.api.ratelimit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.healthpartner.api.support.Partners;
+import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.ServiceInstance;
+import com.healthpartner.api.support.StoppableRedis;
+import com.healthpartner.api.support.TestInfrastructure;
+
+import static com.healthpartner.api.support.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis, which two instances share for their limits ({@code APP_RATE_LIMIT_STORE=redis}),
+ * stops for three seconds under load and starts again, on the instances' real clocks: no
+ * request fails or waits (every answer a {@code 200} within a second), health says
+ * {@code DEGRADED} meanwhile, and within 5 s of Redis's return the limits are shared
+ * again (a default-plan partner gets 60 requests a minute across both instances, not 60
+ * on each).
+ */
+class RedisOutageUnderLoadIT {
+
+	private static StoppableRedis redis;
+
+	private static ServiceInstance first;
+
+	private static ServiceInstance second;
+
+	@BeforeAll
+	static void startTwoInstancesOnOneRedis() {
+		redis = TestInfrastructure.dedicatedRedis();
+		Map<String, Object> shared = Map.of("app.rate-limit-store", "redis", "spring.data.redis.url", redis.url(),
+				"app.plans", "default=60,loadtest=100000000");
+		first = ServiceInstance.start(shared);
+		second = ServiceInstance.start(shared);
+	}
+
+	@AfterAll
+	static void stopAll() {
+		first.close();
+		second.close();
+		redis.close();
+	}
+
+	@Test
+	void redisGoingAwayUnderLoadCostsNoRequestAndSharedLimitsResumeWithinFiveSeconds() throws Exception {
+		Credentials busy = new Partners(first.client()).onboard("loadtest");
+		AtomicBoolean stopping = new AtomicBoolean();
+		AtomicLong slowest = new AtomicLong();
+		AtomicLong answered = new AtomicLong();
+		List<String> failures = new CopyOnWriteArrayList<>();
+		List<Thread> readers = new ArrayList<>();
+		for (int n = 0; n < 6; n++) {
+			ServiceInstance instance = (n % 2 == 0) ? first : second;
+			WebTestClient client = instance.client().mutate().responseTimeout(Duration.ofSeconds(2)).build();
+			Thread reader = new Thread(() -> {
+				while (!stopping.get()) {
+					long started = System.nanoTime();
+					try {
+						int status = me(client, busy.apiKey());
+						if (status != 200) {
+							failures.add(String.valueOf(status));
+						}
+					}
+					catch (RuntimeException ex) {
+						failures.add(ex.toString());
+					}
+					slowest.accumulateAndGet(Duration.ofNanos(System.nanoTime() - started).toMillis(), Math::max);
+					answered.incrementAndGet();
+				}
+			});
+			reader.start();
+			readers.add(reader);
+		}
+		try {
+			Thread.sleep(1000);
+			redis.stop();
+			assertThat(eventually(Duration.ofSeconds(3), () -> degraded(first) && degraded(second))).isTrue();
+			Thread.sleep(3000);
+			redis.start();
+			long back = System.nanoTime();
+			assertThat(eventually(Duration.ofSeconds(5), () -> !degraded(first) && !degraded(second)))
+				.as("both instances use Redis again within 5 s of its return")
+				.isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - back)).isLessThan(Duration.ofSeconds(5));
+			Thread.sleep(1000);
+		}
+		finally {
+			stopping.set(true);
+			for (Thread reader : readers) {
+				reader.join(10_000);
+			}
+		}
+		assertThat(failures).as("answers other than 200").isEmpty();
+		assertThat(answered.get()).isGreaterThan(100);
+		assertThat(slowest.get()).as("the slowest answer (ms)").isLessThan(1000);
+
+		Credentials limited = new Partners(first.client()).onboard();
+		int accepted = 0;
+		for (int i = 0; i < 120; i++) {
+			ServiceInstance instance = (i % 2 == 0) ? first : second;
+			if (me(instance.client(), limited.apiKey()) == 200) {
+				accepted++;
+			}
+		}
+		assertThat(accepted).as("one window for both instances").isEqualTo(60);
+	}
+
+	private static int me(WebTestClient client, String apiKey) {
+		return client.get()
+			.uri("/api/v1/auth/me")
+			.header("x-api-key", apiKey)
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	private static boolean degraded(ServiceInstance instance) {
+		String body = instance.client()
+			.get()
+			.uri("/actuator/health/rateLimitStore")
+			.exchange()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		return body != null && body.contains("DEGRADED");
+	}
+
+}
