@@ -104,10 +104,10 @@ def jvm():
     text = scrape.decode()
 
     def total(name, where=""):
-        return sum(float(m.group(1)) for m in re.finditer(rf"^{name}{{[^}}]*{where}[^}}]*}} ([0-9.eE+-]+)$", text, re.M))
-    return {"heap_mb": round(total("jvm_memory_used_bytes", 'area="heap"') / 2**20),
-            "threads": int(total("jvm_threads_live_threads") or 0),
-            "open_files": int(total("process_files_open_files") or 0)}
+        return sum(float(m.group(1)) for m in re.finditer(rf"^{name}(?:{{[^}}]*{where}[^}}]*}})? ([0-9.eE+-]+)$", text, re.M))
+    return {"heap_after_gc_mb": round(total("jvm_gc_live_data_size_bytes") / 2**20),
+            "heap_used_mb": round(total("jvm_memory_used_bytes", 'area="heap"') / 2**20),
+            "threads": int(total("jvm_threads_live_threads")), "open_files": int(total("process_files_open_files"))}
 
 
 probes, stop = [], threading.Event()

@@ -16,7 +16,7 @@ def scrape():
 
 
 def total(text, name, where=""):
-    return sum(float(m.group(1)) for m in re.finditer(rf"^{name}{{[^}}]*{where}[^}}]*}} ([0-9.eE+-]+)$", text, re.M))
+    return sum(float(m.group(1)) for m in re.finditer(rf"^{name}(?:{{[^}}]*{where}[^}}]*}})? ([0-9.eE+-]+)$", text, re.M))
 
 
 print("second,heap_mb,threads,open_files,db_connections,answers_per_s", flush=True)

@@ -75,8 +75,10 @@ public final class PageBatches {
 		this.reads = reads;
 		this.alone = alone;
 		this.together = together;
+		// a page's place in the queue does not matter: under a load the database cannot
+		// keep up with, the newest go first (SharedStatements)
 		this.statements = new SharedStatements<>("page reads", PageBatches::take, this::read, maxWaiting, deadline,
-				stall);
+				stall, true);
 	}
 
 	/**

@@ -73,6 +73,15 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 
 	private final long stallNanos;
 
+	/**
+	 * How long the oldest waiting request may have waited before the newest go first:
+	 * under a load the database cannot keep up with, oldest first would serve every
+	 * request late, each after its client's deadline (wasted work, and no {@code 200} at
+	 * all); newest first serves most in time and lets the oldest reach their deadline
+	 * unserved ({@code 503} with {@code Retry-After}).
+	 */
+	private final long lateNanos;
+
 	private final Map<EventExecutor, Lane> lanes = new ConcurrentHashMap<>();
 
 	private final Lane otherThreads = new Lane();
@@ -92,6 +101,17 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	 */
 	SharedStatements(String what, Function<Iterator<W>, List<W>> take, Function<List<W>, Mono<Void>> run,
 			int maxWaiting, Duration deadline, Duration stall) {
+		this(what, take, run, maxWaiting, deadline, stall, false);
+	}
+
+	/**
+	 * As above; {@code newestFirstWhenLate}: while the request that has waited longest
+	 * has waited three quarters of {@code deadline}, the next statement takes the newest
+	 * requests first (for requests whose order does not matter, such as reads).
+	 */
+	SharedStatements(String what, Function<Iterator<W>, List<W>> take, Function<List<W>, Mono<Void>> run,
+			int maxWaiting, Duration deadline, Duration stall, boolean newestFirstWhenLate) {
+		this.lateNanos = newestFirstWhenLate ? deadline.toNanos() * 3 / 4 : Long.MAX_VALUE;
 		this.what = what;
 		this.take = take;
 		this.run = run;
@@ -149,6 +169,9 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	abstract static class Waiting<T> {
 
 		final MonoSink<T> sink;
+
+		/** When it came ({@link System#nanoTime()}). */
+		final long since = System.nanoTime();
 
 		volatile boolean cancelled;
 
@@ -241,7 +264,9 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 			if (this.waiting.isEmpty()) {
 				return null;
 			}
-			UnderWay<W> statement = new UnderWay<>(SharedStatements.this.take.apply(this.waiting.iterator()), now);
+			Iterator<W> order = (now - this.waiting.peekFirst().since > SharedStatements.this.lateNanos)
+					? this.waiting.descendingIterator() : this.waiting.iterator();
+			UnderWay<W> statement = new UnderWay<>(SharedStatements.this.take.apply(order), now);
 			this.underWay.add(statement);
 			return statement;
 		}
