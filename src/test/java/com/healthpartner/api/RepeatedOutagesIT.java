@@ -135,14 +135,7 @@ class RepeatedOutagesIT {
 	}
 
 	private static int me(ServiceInstance instance, String apiKey) {
-		return instance.client()
-			.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", apiKey)
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return Partners.meStatus(instance.client(), apiKey);
 	}
 
 	private static boolean ready(ServiceInstance instance) {

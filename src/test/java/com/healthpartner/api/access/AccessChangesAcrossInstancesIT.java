@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;
 
@@ -63,14 +64,7 @@ class AccessChangesAcrossInstancesIT extends IntegrationTest {
 	}
 
 	private int statusThere(String apiKey) {
-		return other.client()
-			.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", apiKey)
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return Partners.meStatus(other.client(), apiKey);
 	}
 
 }

@@ -241,13 +241,7 @@ class PartnerLimitsTest extends IntegrationTest {
 	}
 
 	private int status(String apiKey) {
-		return this.client.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", apiKey)
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return Partners.meStatus(this.client, apiKey);
 	}
 
 	private EntityExchangeResult<byte[]> write(Credentials partner, String marker) {

@@ -120,24 +120,11 @@ class RedisOutageUnderLoadIT {
 	}
 
 	private static int me(WebTestClient client, String apiKey) {
-		return client.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", apiKey)
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return Partners.meStatus(client, apiKey);
 	}
 
 	private static boolean degraded(ServiceInstance instance) {
-		String body = instance.client()
-			.get()
-			.uri("/actuator/health/rateLimitStore")
-			.exchange()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-		return body != null && body.contains("DEGRADED");
+		return Partners.health(instance.client(), "rateLimitStore").contains("DEGRADED");
 	}
 
 }

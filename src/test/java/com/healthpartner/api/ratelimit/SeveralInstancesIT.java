@@ -22,6 +22,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.redis.RedisStore;
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RateLimitHeaders;
 import com.healthpartner.api.support.ServiceInstance;
@@ -214,14 +215,7 @@ class SeveralInstancesIT extends IntegrationTest {
 	}
 
 	private static boolean isUp(ServiceInstance instance) {
-		String body = instance.client()
-			.get()
-			.uri("/actuator/health/rateLimitStore")
-			.exchange()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-		return body != null && body.contains("\"UP\"");
+		return Partners.health(instance.client(), "rateLimitStore").contains("\"UP\"");
 	}
 
 	private static double metric(ServiceInstance instance, String name) {

@@ -87,6 +87,30 @@ public final class Partners {
 			.isOk();
 	}
 
+	/**
+	 * The status of {@code GET /api/v1/auth/me} with {@code apiKey}: is the key accepted?
+	 */
+	public static int meStatus(WebTestClient client, String apiKey) {
+		return client.get()
+			.uri("/api/v1/auth/me")
+			.header("x-api-key", apiKey)
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	/** The body of {@code /actuator/health/{component}} (the whole health for ""). */
+	public static String health(WebTestClient client, String component) {
+		String body = client.get()
+			.uri(component.isEmpty() ? "/actuator/health" : "/actuator/health/" + component)
+			.exchange()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		return (body != null) ? body : "";
+	}
+
 	public static <S extends WebTestClient.RequestHeadersSpec<?>> S admin(S spec) {
 		spec.header(HttpHeaders.AUTHORIZATION, "Bearer " + IntegrationTest.ADMIN_TOKEN);
 		return spec;
