@@ -23,7 +23,13 @@ PORT=18096
 ADMIN_TOKEN=soak-admin-token-0123456789
 OUT=bench/results/soak-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
-python3 -c 'import matplotlib' 2>/dev/null || { apt-get install -y -q python3-matplotlib >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q python3-matplotlib >/dev/null; }; }
+# the plot needs matplotlib: Debian's python3-matplotlib, for Debian's own python3 (a python3 of
+# pyenv or a virtual environment earlier on PATH does not see it)
+PLOT_PYTHON=python3
+$PLOT_PYTHON -c 'import matplotlib' 2>/dev/null || PLOT_PYTHON=/usr/bin/python3
+$PLOT_PYTHON -c 'import matplotlib' 2>/dev/null ||
+	apt-get install -y -q python3-matplotlib >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q python3-matplotlib >/dev/null; }
+$PLOT_PYTHON -c 'import matplotlib' || { echo "python3-matplotlib is needed for the plot" >&2; exit 1; }
 # shellcheck source=bench/service.sh
 . bench/service.sh
 start_service bench_soak
@@ -46,16 +52,20 @@ log "warm-up"
 mix 64 20 0 >/dev/null
 capacity=$(mix 64 20 0)
 rps=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$capacity")
-p50=$(sed -E 's/.* p50_ms=([0-9.]+).*/\1/' <<<"$capacity")
-# each connection sends one request per (delay + its latency): 64 connections at SHARE of capacity
-delay=$(python3 -c "print(max(0, round(64 * 1000 / ($rps * $SHARE) - $p50)))")
-log "capacity $capacity; soak at $SHARE of it: 64 connections, ${delay} ms between a connection's requests"
+# each connection sends one request per (delay + its latency at that load): a first guess that
+# ignores the latency, 15 s at it, then the delay corrected by the latency seen
+rate() { sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$1"; }
+delay=$(python3 -c "print(max(1, round(64 * 1000 / ($rps * $SHARE))))")
+trial=$(rate "$(mix 64 15 "$delay")")
+delay=$(python3 -c "print(max(1, round(64 * 1000 / ($rps * $SHARE) - (64 * 1000 / $trial - $delay))))")
+log "capacity $capacity; soak at $SHARE of it ($(python3 -c "print(round($rps * $SHARE))") requests/s): 64 connections, ${delay} ms between a connection's requests"
 seconds=$((MINUTES * 60))
 python3 bench/soak/sample.py "http://127.0.0.1:$((PORT + 1))" "$PID" bench_soak "$seconds" >"$OUT/samples.csv" &
 SAMPLER=$!
 soak=$(mix 64 "$seconds" "$delay")
 wait $SAMPLER
-python3 bench/soak/plot.py "$OUT/samples.csv" "$OUT/soak.png" "soak: ${MINUTES} min of mixed traffic at ${SHARE} of capacity"
+echo "$soak" >"$OUT/wrk.txt"
+$PLOT_PYTHON bench/soak/plot.py "$OUT/samples.csv" "$OUT/soak.png" "soak: ${MINUTES} min of mixed traffic at ${SHARE} of capacity"
 python3 - "$OUT/samples.csv" "$capacity" "$soak" <<'PY' | tee "$OUT/summary.txt"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -5,8 +5,8 @@
 local key = os.getenv("SOAK_KEY")
 local user = os.getenv("SOAK_USER")
 local pause = tonumber(os.getenv("SOAK_DELAY_MS") or "0")
-local counter = 0
-local others = 0
+counter = 0
+others = 0
 local threads = {}
 
 function setup(thread)
@@ -23,14 +23,17 @@ function request()
       return wrk.format("GET", "/api/v1/health/assessments?user_id=" .. user .. "&limit=20", headers)
    elseif kind < 9 then
       return wrk.format("POST", "/api/v1/health/metrics", headers,
-         '{"user_id":"' .. user .. '-w","metrics":{"steps":' .. counter .. '}}')
+         '{"user_id":"' .. user .. '-w","metrics":{"steps":' .. (counter % 10000) .. '}}')
    end
    return wrk.format("POST", "/api/v1/health/assessments", headers,
       '{"user_id":"' .. user .. '-w","responses":{"sleep":' .. (counter % 10) .. '}}')
 end
 
-function delay()
-   return pause
+-- defined only for a paced run: with it, wrk times every request, which slows a closed loop down
+if pause > 0 then
+   function delay()
+      return pause
+   end
 end
 
 function response(status, headers, body)

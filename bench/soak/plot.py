@@ -15,9 +15,10 @@ panels = [("answers_per_s", "answers/s"), ("heap_mb", "heap used (MiB)"), ("thre
           ("open_files", "open files"), ("db_connections", "PostgreSQL connections")]
 figure, axes = plt.subplots(len(panels), 1, figsize=(10, 11), sharex=True)
 for axis, (column, label) in zip(axes, panels):
-    axis.plot(minutes, [float(r[column]) for r in rows], linewidth=0.8)
+    values = [float(r[column]) for r in rows]
+    axis.plot(minutes, values, linewidth=0.8)
     axis.set_ylabel(label)
-    axis.set_ylim(bottom=0)
+    axis.set_ylim(bottom=0, top=max(max(values) * 1.15, 1))
     axis.grid(alpha=0.3)
 axes[-1].set_xlabel("minutes")
 figure.suptitle(sys.argv[3] if len(sys.argv) > 3 else "soak")

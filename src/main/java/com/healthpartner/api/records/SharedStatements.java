@@ -3,10 +3,12 @@ package com.healthpartner.api.records;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -90,7 +92,8 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	 * Every set of lanes made, for the readiness check: the writes and pages of each kind
 	 * of record, made once per repository.
 	 */
-	private static final Set<SharedStatements<?>> ALL = ConcurrentHashMap.newKeySet();
+	private static final Set<SharedStatements<?>> ALL = Collections
+		.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
 	/**
 	 * Statements shared by requests of {@code what} (named when one is refused):
@@ -122,14 +125,18 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	}
 
 	/**
-	 * What the lanes of every set hold up: a statement still under way a second past its
-	 * deadline (its deadline did not end it), named by the requests it serves. Empty
-	 * while every lane works.
+	 * What the lanes of every set hold up: a statement still under way a second past
+	 * twice its deadline (its own, then that of its requests run again alone), named by
+	 * the requests it serves. Empty while every lane works.
 	 */
 	static List<String> stuck() {
+		List<SharedStatements<?>> all;
+		synchronized (ALL) {
+			all = new ArrayList<>(ALL);
+		}
 		List<String> stuck = new ArrayList<>();
 		long now = System.nanoTime();
-		for (SharedStatements<?> statements : ALL) {
+		for (SharedStatements<?> statements : all) {
 			if (statements.stuck(now)) {
 				stuck.add(statements.what);
 			}
@@ -138,7 +145,7 @@ final class SharedStatements<W extends SharedStatements.Waiting<?>> {
 	}
 
 	private boolean stuck(long now) {
-		long late = this.deadline.plusSeconds(1).toNanos();
+		long late = this.deadline.multipliedBy(2).plusSeconds(1).toNanos();
 		if (this.otherThreads.oldestStart(now) > late) {
 			return true;
 		}

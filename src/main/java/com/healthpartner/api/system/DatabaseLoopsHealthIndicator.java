@@ -1,6 +1,7 @@
 package com.healthpartner.api.system;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.r2dbc.pool.ConnectionPool;
@@ -32,7 +33,8 @@ class DatabaseLoopsHealthIndicator implements ReactiveHealthIndicator {
 
 	private final Duration deadline;
 
-	private volatile boolean failing;
+	/** The pools that failed the last check, empty when none did. */
+	private volatile List<String> failing = List.of();
 
 	DatabaseLoopsHealthIndicator(EventLoopPools pools, DatabaseProperties database) {
 		this.pools = pools;
@@ -45,18 +47,21 @@ class DatabaseLoopsHealthIndicator implements ReactiveHealthIndicator {
 		return Flux.fromIterable(all.entrySet())
 			.flatMap((pool) -> answers(pool.getValue()).map((ok) -> ok ? "" : pool.getKey()))
 			.filter((name) -> !name.isEmpty())
+			.sort()
 			.collectList()
 			.map((failed) -> {
+				List<String> before = this.failing;
+				this.failing = failed;
 				if (failed.isEmpty()) {
-					if (this.failing) {
-						this.failing = false;
+					if (!before.isEmpty()) {
 						log.info("Every connection pool answers again");
 					}
 					return Health.up().withDetail("pools", all.size()).build();
 				}
-				this.failing = true;
-				log.warn("Connection pools that did not answer select 1 within " + this.deadline.toMillis() + " ms: "
-						+ failed);
+				if (!failed.equals(before)) {
+					log.warn("Connection pools that did not answer select 1 within " + this.deadline.toMillis()
+							+ " ms: " + failed);
+				}
 				return Health.down().withDetail("pools", all.size()).withDetail("failed", failed).build();
 			});
 	}

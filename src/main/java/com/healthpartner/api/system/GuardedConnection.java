@@ -27,10 +27,10 @@ import reactor.core.publisher.Mono;
  * before the database had answered it. Such a connection still owes an answer it may
  * never give: after a database outage, r2dbc-postgresql connections given back in that
  * state made every later statement on them wait for ever, and the pool, which checks a
- * connection by its local state only, lent them again and again (docs/operations.md,
- * "Database outages"). A statement given up after its first answer (a page's first row
- * taken, the rest not needed) leaves the connection usable: the driver reads the rest and
- * drops it.
+ * connection by its local state only, lent them again and again (docs/design.md, "Outages
+ * and surges"). A statement given up after its first answer (a page's first row taken,
+ * the rest not needed) leaves the connection usable: the driver reads the rest and drops
+ * it.
  */
 final class GuardedConnection implements Connection, Wrapped<Connection> {
 
@@ -43,11 +43,6 @@ final class GuardedConnection implements Connection, Wrapped<Connection> {
 
 	GuardedConnection(Connection pooled) {
 		this.pooled = pooled;
-	}
-
-	/** Whether a step on this connection was given up before the database answered. */
-	boolean givenUp() {
-		return this.givenUp;
 	}
 
 	private void gaveUp() {
