@@ -12,7 +12,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 
 /**
- * Checks 1 and 2 of the contract on {@code /api/v1} (all but registration): 1. the
+ * Checks 1 and 2 (docs/api.md) on {@code /api/v1} (all but registration): 1. the
  * {@code x-api-key} is present ({@code 401 missing_api_key}) and is a known, unrevoked,
  * unexpired key ({@code 401 invalid_api_key}, the same answer for all three), 2. its
  * partner is active ({@code 403 partner_suspended}). A key in the key cache is checked at

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The four scopes of the contract. GET needs {@code *:read}, POST needs {@code *:write}
- * of its resource.
+ * The four scopes (docs/api.md). GET needs {@code *:read}, POST needs {@code *:write} of
+ * its resource.
  */
 public enum Scope {
 

@@ -1,5 +1,7 @@
 package com.healthpartner.api.access;
 
+import java.util.List;
+
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.server.HandlerFilterFunction;
@@ -10,35 +12,45 @@ import com.healthpartner.api.problem.ProblemType;
 
 /**
  * Declares the scope a route needs, next to the route in its router. It runs after the
- * access filter (key, status, rate limit, signature), as the contract orders the checks.
+ * access filter (key, status, rate limit, signature), as docs/api.md orders the checks.
  */
 public final class Scopes {
 
 	private Scopes() {
 	}
 
-	/** A route that needs at least one of two scopes. */
-	public static HandlerFilterFunction<ServerResponse, ServerResponse> requireAny(Scope one, Scope other) {
+	/** A route that needs at least one of {@code scopes}. */
+	public static HandlerFilterFunction<ServerResponse, ServerResponse> requireAny(List<Scope> scopes) {
+		String needed = "This route needs the scope " + listed(scopes, " or ") + "; the key has ";
 		return (request, next) -> {
 			ApiPrincipal principal = Principals.of(request);
-			if (!principal.scopes().contains(one) && !principal.scopes().contains(other)) {
-				return Mono.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE, "This route needs the scope "
-						+ one.value() + " or " + other.value() + "; the key has " + Scope.values(principal.scopes())));
+			if (scopes.stream().noneMatch(principal.scopes()::contains)) {
+				return Mono
+					.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE, needed + Scope.values(principal.scopes())));
 			}
 			return next.handle(request);
 		};
 	}
 
-	/** A route that needs both scopes. */
-	public static HandlerFilterFunction<ServerResponse, ServerResponse> requireBoth(Scope one, Scope other) {
+	/** A route that needs every one of {@code scopes}. */
+	public static HandlerFilterFunction<ServerResponse, ServerResponse> requireAll(List<Scope> scopes) {
+		String needed = "This route needs the scopes " + listed(scopes, " and ") + "; the key has ";
 		return (request, next) -> {
 			ApiPrincipal principal = Principals.of(request);
-			if (!principal.scopes().contains(one) || !principal.scopes().contains(other)) {
-				return Mono.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE, "This route needs the scopes "
-						+ one.value() + " and " + other.value() + "; the key has " + Scope.values(principal.scopes())));
+			if (!principal.scopes().containsAll(scopes)) {
+				return Mono
+					.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE, needed + Scope.values(principal.scopes())));
 			}
 			return next.handle(request);
 		};
+	}
+
+	/** {@code a}, {@code a or b}, {@code a, b or c}. */
+	private static String listed(List<Scope> scopes, String last) {
+		List<String> values = scopes.stream().map(Scope::value).toList();
+		int end = values.size() - 1;
+		return (end <= 0) ? String.join("", values)
+				: String.join(", ", values.subList(0, end)) + last + values.get(end);
 	}
 
 	public static HandlerFilterFunction<ServerResponse, ServerResponse> require(Scope scope) {

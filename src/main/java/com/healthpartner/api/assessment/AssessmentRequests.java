@@ -1,5 +1,6 @@
 package com.healthpartner.api.assessment;
 
+import java.time.Instant;
 import java.util.Set;
 
 import tools.jackson.databind.JsonNode;
@@ -10,10 +11,12 @@ import com.healthpartner.api.json.JsonValues;
 import com.healthpartner.api.json.UserIds;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.records.ClientRecord;
+import com.healthpartner.api.records.RecordKind;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/assessments}: any JSON inside
- * {@code responses}, as long as it can be stored and read back unchanged.
+ * {@code responses}, as long as it can be stored and read back unchanged ({@code now} is
+ * not used: an assessment is dated by its {@code created_at}).
  */
 final class AssessmentRequests {
 
@@ -24,7 +27,7 @@ final class AssessmentRequests {
 	private AssessmentRequests() {
 	}
 
-	static NewAssessment read(ObjectNode body, FieldErrors errors) {
+	static RecordKind.Submitted read(ObjectNode body, Instant now, FieldErrors errors) {
 		JsonFields.rejectUnknown(body, FIELDS, errors);
 		String userId = UserIds.fromBody(body, errors);
 		JsonNode responses = body.get("responses");
@@ -41,11 +44,7 @@ final class AssessmentRequests {
 			}
 			JsonValues.checkStorable(responses, "responses", errors);
 		}
-		return new NewAssessment(userId, (responses instanceof ObjectNode object) ? object : null);
-	}
-
-	/** A checked assessment, not yet stored. */
-	record NewAssessment(String userId, ObjectNode responses) {
+		return new RecordKind.Submitted(userId, (responses instanceof ObjectNode object) ? object : null, null);
 	}
 
 }

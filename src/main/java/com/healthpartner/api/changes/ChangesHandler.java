@@ -1,6 +1,7 @@
 package com.healthpartner.api.changes;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,13 +16,13 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
-import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.web.BytesBody;
 
@@ -42,28 +43,38 @@ class ChangesHandler {
 
 	private final AuditTrail audit;
 
-	ChangesHandler(ChangeRepository changes, Cursors cursors, AuditTrail audit) {
+	private final List<RecordKind> kinds;
+
+	ChangesHandler(ChangeRepository changes, Cursors cursors, AuditTrail audit, List<RecordKind> kinds) {
 		this.changes = changes;
+		this.kinds = kinds;
 		this.cursors = cursors;
 		this.audit = audit;
 	}
 
 	Mono<ServerResponse> list(ServerRequest request) {
 		ApiPrincipal principal = Principals.of(request);
-		boolean metrics = principal.scopes().contains(Scope.METRICS_READ);
-		boolean assessments = principal.scopes().contains(Scope.ASSESSMENTS_READ);
+		List<String> readable = new ArrayList<>();
+		StringBuilder cursorScope = new StringBuilder(PATH).append('|').append(principal.partnerId());
+		for (RecordKind kind : this.kinds) {
+			boolean reads = principal.scopes().contains(kind.read());
+			// a cursor holds for this partner and the kinds its key reads
+			cursorScope.append('|').append(reads);
+			if (reads) {
+				readable.add("'" + kind.resource() + "'");
+			}
+		}
+		String scope = cursorScope.toString();
 		FieldErrors errors = new FieldErrors();
 		int limit = Paging.limit(request, errors);
 		errors.throwIfAny();
 		UUID partnerId = principal.partnerId();
-		// a cursor holds for this partner and the resources its key reads
-		String scope = PATH + "|" + partnerId + "|" + metrics + "|" + assessments;
 		long[] after = request.queryParam("cursor")
 			.map((cursor) -> this.cursors.decodeNumbers(scope, cursor))
 			.orElse(new long[] { 0, 0 });
 		boolean fromStart = request.queryParam("cursor").isEmpty();
-		String resources = (metrics && assessments) ? "true"
-				: "c.resource = '" + (metrics ? "metrics" : "assessments") + "'";
+		String resources = (readable.size() == this.kinds.size()) ? "true" : (readable.size() == 1)
+				? "c.resource = " + readable.get(0) : "c.resource in (" + String.join(", ", readable) + ")";
 		return this.changes.page(partnerId, resources, after[0], after[1], limit + 1).map((slice) -> {
 			if (!fromStart && after[0] < slice.keptFrom()) {
 				throw new ApiException(ProblemType.CURSOR_EXPIRED,

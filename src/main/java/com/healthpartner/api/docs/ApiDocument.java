@@ -17,7 +17,7 @@ import com.healthpartner.api.system.AppProperties;
 
 /**
  * The maintained OpenAPI 3.1 document of every public and administrator route (the
- * contract the tests validate every answer against), read once at startup with the
+ * document the tests validate every answer against), read once at startup with the
  * {@code servers} URL of this deployment ({@code APP_PUBLIC_BASE_URL}).
  */
 @Component

@@ -33,24 +33,13 @@ import com.healthpartner.api.problem.ProblemWriter;
 import com.healthpartner.api.problem.RequestIds;
 
 /**
- * The HTTP edge of one connection, between Netty's HTTP decoder and Reactor Netty. It
- * reads only what the decoder made of the bytes, never the bytes themselves:
- * <ul>
- * <li>a head the decoder could not read, that frames its body ambiguously, or whose
- * target is too long or no URI is replaced by a stand-in request marked with its
- * {@link EdgeRefusal}, answered by the web layer; everything after it is discarded and
- * the connection is closed after the answer;</li>
- * <li>a request must arrive whole within the read timeout of its first byte, or it gets
- * {@code 408} and the connection is closed; a connection with nothing to do is closed
- * after the idle timeout;</li>
- * <li>a request with {@code Connection: close} that arrives while others are still being
- * answered is answered too, after them, and then the connection is closed (Reactor Netty
- * would close it after the first answer);</li>
- * <li>a request the web layer can answer from memory ({@link EarlyAnswers}: a used-up
- * plan's {@code 429}) is answered here when nothing else is being answered on the
- * connection, which stays open, and no {@code 100 Continue} is expected; its body is read
- * and dropped.</li>
- * </ul>
+ * The HTTP edge of one connection, between Netty's HTTP decoder and Reactor Netty,
+ * reading only what the decoder made of the bytes: a head that frames its body
+ * ambiguously or is too long is refused ({@link EdgeRefusal}) and the connection closed;
+ * a request not whole within the read timeout gets {@code 408}; an idle connection is
+ * closed; a {@code Connection: close} behind pipelined requests is answered after them; a
+ * used-up plan's {@code 429} ({@link EarlyAnswers}) is answered here from memory.
+ * Details: docs/design.md, The HTTP edge.
  */
 final class HttpEdge extends ChannelDuplexHandler {
 

@@ -1,7 +1,10 @@
 package com.healthpartner.api.erasure;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import io.r2dbc.spi.Readable;
 import reactor.core.publisher.Flux;
@@ -11,6 +14,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.records.RecordKind;
 
 /**
  * Erasures and their work. The request is one statement (the erasure, its
@@ -20,13 +24,33 @@ import com.healthpartner.api.audit.AuditActor;
 @Repository
 class ErasureRepository {
 
-	private static final String COLUMNS = "id, partner_id, user_id, status, cutoff::text::bigint as cutoff, "
-			+ "requested_at, completed_at, metrics_deleted, assessments_deleted";
-
 	private final DatabaseClient db;
 
-	ErasureRepository(DatabaseClient db) {
+	private final List<String> counters;
+
+	/** The columns of an erasure as {@link #row} reads them. */
+	private final String columns;
+
+	/** Completes an erasure once no record of any kind nor change it covers is left. */
+	private final String complete;
+
+	ErasureRepository(DatabaseClient db, List<RecordKind> kinds) {
 		this.db = db;
+		this.counters = kinds.stream().map(RecordKind::erasureCounter).toList();
+		this.columns = "id, partner_id, user_id, status, cutoff::text::bigint as cutoff, requested_at, completed_at, "
+				+ String.join(", ", this.counters);
+		String noRecordLeft = kinds.stream().map((kind) -> """
+				  and not exists (select 1 from %s r where r.partner_id = e.partner_id
+				                  and r.user_id = e.user_id and r.created_txid < e.cutoff)
+				""".formatted(kind.table())).collect(Collectors.joining());
+		this.complete = """
+				update user_erasures e set status = 'completed', completed_at = :now
+				where id = :id and status = 'pending'
+				  and pg_snapshot_xmin(pg_current_snapshot()) >= e.cutoff
+				%s  and not exists (select 1 from changes c where c.partner_id = e.partner_id and c.user_id = e.user_id
+				                  and c.kind <> 'user_erased' and c.txid < e.cutoff)
+				returning %s
+				""".formatted(noRecordLeft, this.columns);
 	}
 
 	/**
@@ -51,19 +75,20 @@ class ErasureRepository {
 						)
 						select %s from erasure
 						"""
-					.formatted(COLUMNS))
+					.formatted(this.columns))
 				.bind("id", id)
 				.bind("partnerId", partnerId)
 				.bind("userId", userId))
-			.map(ErasureRepository::row)
+			.map(this::row)
 			.one();
 	}
 
 	Mono<ErasureRow> find(UUID partnerId, UUID id) {
-		return this.db.sql("select %s from user_erasures where partner_id = :partnerId and id = :id".formatted(COLUMNS))
+		return this.db
+			.sql("select %s from user_erasures where partner_id = :partnerId and id = :id".formatted(this.columns))
 			.bind("partnerId", partnerId)
 			.bind("id", id)
-			.map(ErasureRepository::row)
+			.map(this::row)
 			.one();
 	}
 
@@ -71,9 +96,9 @@ class ErasureRepository {
 	Flux<ErasureRow> pending(int limit) {
 		return this.db
 			.sql("select %s from user_erasures where status = 'pending' order by requested_at limit :limit"
-				.formatted(COLUMNS))
+				.formatted(this.columns))
 			.bind("limit", limit)
-			.map(ErasureRepository::row)
+			.map(this::row)
 			.all();
 	}
 
@@ -89,11 +114,11 @@ class ErasureRepository {
 	}
 
 	/**
-	 * Deletes up to {@code batch} erased records of {@code table} ({@code metric_records}
-	 * or {@code assessments}) and adds them to the erasure's count; returns how many.
-	 * Rows another statement holds are skipped, not waited for.
+	 * Deletes up to {@code batch} erased records of {@code kind} and adds them to the
+	 * erasure's count of the kind; returns how many. Rows another statement holds are
+	 * skipped, not waited for.
 	 */
-	Mono<Long> deleteRecords(ErasureRow erasure, String table, String counter, int batch) {
+	Mono<Long> deleteRecords(ErasureRow erasure, RecordKind kind, int batch) {
 		return this.db
 			.sql("""
 					with gone as (
@@ -107,7 +132,7 @@ class ErasureRepository {
 					)
 					select count(*) as deleted from gone
 					"""
-				.formatted(table, counter))
+				.formatted(kind.table(), kind.erasureCounter()))
 			.bind("id", erasure.id())
 			.bind("batch", batch)
 			.bind("partnerId", erasure.partnerId())
@@ -142,27 +167,18 @@ class ErasureRepository {
 	 * batch of another instance still running, or a late row).
 	 */
 	Mono<ErasureRow> complete(ErasureRow erasure, Instant now) {
-		return this.db.sql("""
-				update user_erasures e set status = 'completed', completed_at = :now
-				where id = :id and status = 'pending'
-				  and pg_snapshot_xmin(pg_current_snapshot()) >= e.cutoff
-				  and not exists (select 1 from metric_records r where r.partner_id = e.partner_id
-				                  and r.user_id = e.user_id and r.created_txid < e.cutoff)
-				  and not exists (select 1 from assessments r where r.partner_id = e.partner_id
-				                  and r.user_id = e.user_id and r.created_txid < e.cutoff)
-				  and not exists (select 1 from changes c where c.partner_id = e.partner_id and c.user_id = e.user_id
-				                  and c.kind <> 'user_erased' and c.txid < e.cutoff)
-				returning %s
-				""".formatted(COLUMNS)).bind("id", erasure.id()).bind("now", now).map(ErasureRepository::row).one();
+		return this.db.sql(this.complete).bind("id", erasure.id()).bind("now", now).map(this::row).one();
 	}
 
-	private static ErasureRow row(Readable row) {
-		Long metrics = row.get("metrics_deleted", Long.class);
-		Long assessments = row.get("assessments_deleted", Long.class);
+	private ErasureRow row(Readable row) {
+		List<ErasureRow.Deleted> deleted = new ArrayList<>(this.counters.size());
+		for (String counter : this.counters) {
+			Long count = row.get(counter, Long.class);
+			deleted.add(new ErasureRow.Deleted(counter, (count != null) ? count : 0));
+		}
 		return new ErasureRow(row.get("id", UUID.class), row.get("partner_id", UUID.class),
 				row.get("user_id", String.class), row.get("status", String.class), row.get("cutoff", Long.class),
-				row.get("requested_at", Instant.class), row.get("completed_at", Instant.class),
-				(metrics != null) ? metrics : 0, (assessments != null) ? assessments : 0);
+				row.get("requested_at", Instant.class), row.get("completed_at", Instant.class), deleted);
 	}
 
 }

@@ -19,8 +19,10 @@ record ErasureView(ErasureRow row) implements JsonWritable {
 		else {
 			out.append("null");
 		}
-		out.append(",\"metrics_deleted\":").append(this.row.metricsDeleted());
-		out.append(",\"assessments_deleted\":").append(this.row.assessmentsDeleted()).append('}');
+		for (ErasureRow.Deleted deleted : this.row.deleted()) {
+			out.append(",\"").append(deleted.counter()).append("\":").append(deleted.count());
+		}
+		out.append('}');
 	}
 
 }

@@ -1,6 +1,7 @@
 package com.healthpartner.api.erasure;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -12,6 +13,8 @@ import reactor.core.publisher.Sinks;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+
+import com.healthpartner.api.records.RecordKind;
 
 /**
  * Carries out pending erasures, whichever instance accepted them, so that an erasure
@@ -34,14 +37,17 @@ class ErasureWorker implements SmartLifecycle {
 
 	private final Clock clock;
 
+	private final List<RecordKind> kinds;
+
 	private final Sinks.Many<Boolean> wakeUps = Sinks.many().multicast().directBestEffort();
 
 	private volatile Disposable working;
 
-	ErasureWorker(ErasureRepository erasures, ErasureProperties properties, Clock clock) {
+	ErasureWorker(ErasureRepository erasures, ErasureProperties properties, Clock clock, List<RecordKind> kinds) {
 		this.erasures = erasures;
 		this.properties = properties;
 		this.clock = clock;
+		this.kinds = kinds;
 	}
 
 	/** Starts a round soon (an erasure was just accepted here). */
@@ -58,9 +64,8 @@ class ErasureWorker implements SmartLifecycle {
 		int batch = this.properties.batchSize();
 		return this.erasures.settled(erasure)
 			.filter(Boolean::booleanValue)
-			.flatMap((settled) -> drain(
-					() -> this.erasures.deleteRecords(erasure, "metric_records", "metrics_deleted", batch))
-				.then(drain(() -> this.erasures.deleteRecords(erasure, "assessments", "assessments_deleted", batch)))
+			.flatMap((settled) -> Flux.fromIterable(this.kinds)
+				.concatMap((kind) -> drain(() -> this.erasures.deleteRecords(erasure, kind, batch)))
 				.then(drain(() -> this.erasures.deleteChanges(erasure, batch)))
 				// the time of completion, read when the last batch is done, not when the
 				// round was put together

@@ -34,23 +34,12 @@ import com.healthpartner.api.web.RequestPaths.Zone;
 
 /**
  * Every check a request of {@code /api} or {@code /admin} meets before its handler, in
- * the contract's order (section 3), in this one class:
- * <ol>
- * <li>the key is present and valid ({@code 401}),</li>
- * <li>its partner is active ({@code 403});</li>
- * <li>the partner's plan ({@code 429});</li>
- * <li>the signature ({@code 401});</li>
- * <li>the route's scope ({@code 403}), declared next to each route in the routers;</li>
- * <li>the request itself, in its handler, within the deadline.</li>
- * </ol>
- * A request that does not get past checks 1 and 2 counts under {@code anonymous} for its
- * address (a {@code 429} once the address has used up its window); a registration counts
- * under {@code anonymous} and {@code registration}; {@code /admin} needs the admin token.
- * A check that can decide at once does (a key in the key cache, limits kept in memory),
- * so that the common request passes without waiting; a refusal is answered at once,
- * without reaching a handler or doing database work. A request whose checks 1 to 3 can
- * all be decided from memory and end in check 3's refusal is refused even before the web
- * layer takes it up, by the HTTP edge ({@link #answer}).
+ * the order docs/api.md gives, in this one class: 1. the key ({@code 401}), 2. its
+ * partner's status ({@code 403}), 3. the plan ({@code 429}), 4. the signature
+ * ({@code 401}); the admin token on {@code /admin}; the address's limits for a request
+ * without a valid key. A check that can decide from memory does, and a refusal does no
+ * database work; a used-up plan is refused even before the web layer, by the HTTP edge
+ * ({@link #answer}). Check 5, the scope, is the routers' (docs/architecture.md).
  */
 @Component
 @Order(FilterOrder.GATE)

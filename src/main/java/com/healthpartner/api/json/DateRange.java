@@ -36,7 +36,7 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 
 	// RFC 3339: four-digit year, seconds required, fraction optional, Z or an offset; T
 	// and
-	// Z may be lowercase (section 5.6)
+	// Z may be lowercase (RFC 3339, section 5.6)
 	private static final Pattern DATE_TIME = Pattern
 		.compile("\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 

@@ -27,7 +27,7 @@ import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * Reads a request body as one JSON object, in the order of the contract: content type
+ * Reads a request body as one JSON object, in the order docs/api.md gives: content type
  * (415), size (413, before anything is parsed), syntax, duplicate keys and depth (400
  * {@code malformed_json}). Numbers with a fraction or exponent are kept as exact decimals
  * so {@code 1e999} is seen as the non-finite value it is rather than silently rounded.

@@ -11,8 +11,9 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import com.healthpartner.api.problem.FieldErrors;
 
 /**
- * The contract's rule for {@code user_id}, the partner's own identifier of its user: the
- * same in bodies and in query parameters. Not trimmed: an identifier is taken as sent.
+ * The rule for {@code user_id} (docs/api.md, Health data), the partner's own identifier
+ * of its user: the same in bodies and in query parameters. Not trimmed: an identifier is
+ * taken as sent.
  */
 public final class UserIds {
 

@@ -17,19 +17,11 @@ import com.healthpartner.api.system.DatabaseProperties;
 
 /**
  * Runs a streaming read (an NDJSON export) in a read-only transaction with its own time
- * limits. PostgreSQL's {@code statement_timeout} covers a fetched-in-batches query from
- * its first batch to its last, so the few seconds that bound every other statement would
- * cut off a large export; the export gets a longer bound instead.
- * <p>
- * Neither that bound nor {@code idle_in_transaction_session_timeout} ends an export whose
- * client stops reading but keeps its connection open: between two batches the driver
- * leaves the portal suspended without a Sync, and PostgreSQL counts a session waiting for
- * the next Execute as active, not idle in its transaction, and ignores a statement
- * timeout while it waits for the client. Such an export would hold its pool connection
- * for as long as the client keeps its socket, so the service ends it itself when no row
- * has been taken for {@code app.database.export-idle-timeout}: the transaction rolls back
- * and the connection returns to the pool (it is checked every tenth of that time, so the
- * export ends within 1.1 times the limit).
+ * limit, longer than the few seconds that bound every other statement. An export whose
+ * client stops reading but keeps its socket is ended here after
+ * {@code app.database.export-idle-timeout} without a row taken (checked every tenth of
+ * it): PostgreSQL counts a suspended portal as active and would never end it
+ * (docs/design.md, NDJSON back-pressure and the export limits).
  */
 @Component
 public class LongReads {

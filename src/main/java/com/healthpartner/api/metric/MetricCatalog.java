@@ -9,8 +9,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The metrics the service knows, with their unit and plausible bounds (the contract's
- * table). Values of other metric names are accepted as any finite number.
+ * The metrics the service knows, with their unit and plausible bounds (docs/api.md,
+ * Metric catalog). Values of other metric names are accepted as any finite number.
  */
 enum MetricCatalog {
 
@@ -88,7 +88,7 @@ enum MetricCatalog {
 	}
 
 	Entry entry() {
-		// every maximum of the contract's table is inclusive
+		// every maximum of the catalog is inclusive
 		return new Entry(this.metricName, this.unit, this.minimum, this.exclusiveMinimum, this.maximum, false,
 				this.integer);
 	}

@@ -17,6 +17,7 @@ import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.json.UserIds;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.records.ClientRecord;
+import com.healthpartner.api.records.RecordKind;
 
 /**
  * Reads and checks the body of {@code POST /api/v1/health/metrics}, collecting every bad
@@ -37,12 +38,12 @@ final class MetricRequests {
 	}
 
 	/** The checked request; {@code now} is when the service received it. */
-	static NewMetrics read(ObjectNode body, Instant now, FieldErrors errors) {
+	static RecordKind.Submitted read(ObjectNode body, Instant now, FieldErrors errors) {
 		JsonFields.rejectUnknown(body, FIELDS, errors);
 		String userId = UserIds.fromBody(body, errors);
 		ObjectNode metrics = metrics(body.get("metrics"), errors);
 		Instant recordedAt = recordedAt(body.get("recorded_at"), now, errors);
-		return new NewMetrics(userId, metrics, recordedAt);
+		return new RecordKind.Submitted(userId, metrics, recordedAt);
 	}
 
 	private static ObjectNode metrics(JsonNode node, FieldErrors errors) {
@@ -97,10 +98,6 @@ final class MetricRequests {
 			return null;
 		}
 		return Timestamps.truncate(at);
-	}
-
-	/** A checked metrics record, not yet stored. */
-	record NewMetrics(String userId, ObjectNode metrics, Instant recordedAt) {
 	}
 
 }

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.springframework.http.HttpStatus;
 
 /**
- * The stable problem codes of the contract, with the text of their
+ * The stable problem codes (docs/api.md, Errors), with the text of their
  * {@code /problems/{code}} pages.
  */
 public enum ProblemType {

@@ -18,12 +18,13 @@ import reactor.core.publisher.Mono;
  * Limits in this instance's memory: one Resilience4j {@link AtomicRateLimiter} per
  * subject, with timeout 0 so that no thread ever parks, created on its first request.
  * <p>
- * The contract's window starts with the first request after the previous window ended,
- * whereas Resilience4j's cycles are aligned to the limiter's creation; so each window
- * gets its own limiter, replaced when the window is over. A limiter reads time from the
- * injected {@link Clock} (Resilience4j's {@code nanoTimeSupplier}), so tests move windows
- * without sleeping. An entry expires when its window ends and the number of entries is
- * bounded, so memory stays flat with any number of partners and addresses.
+ * A window (docs/api.md, Rate limits) starts with the first request after the previous
+ * window ended, whereas Resilience4j's cycles are aligned to the limiter's creation; so
+ * each window gets its own limiter, replaced when the window is over. A limiter reads
+ * time from the injected {@link Clock} (Resilience4j's {@code nanoTimeSupplier}), so
+ * tests move windows without sleeping. An entry expires when its window ends and the
+ * number of entries is bounded, so memory stays flat with any number of partners and
+ * addresses.
  */
 final class LocalRateLimiter implements RateLimiter {
 

@@ -12,8 +12,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The policies of the contract, from configuration: one per plan (per minute), and the
- * per-IP {@code anonymous} (per minute) and {@code registration} (per hour).
+ * The rate-limit policies (docs/api.md, Rate limits), from configuration: one per plan
+ * (per minute), and the per-IP {@code anonymous} (per minute) and {@code registration}
+ * (per hour).
  */
 @Component
 class Policies {

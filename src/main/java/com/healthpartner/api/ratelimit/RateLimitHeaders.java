@@ -5,11 +5,11 @@ import java.util.List;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Writes the headers of contract section 5 from the decisions taken for a request. With
- * one policy they describe it; with two (a registration: {@code anonymous} and
- * {@code registration}) {@code RateLimit-Policy} and {@code RateLimit} list both and the
- * {@code X-RateLimit-*} headers describe the binding one: the one that refused, otherwise
- * the one with the fewest requests left.
+ * Writes the rate-limit headers (docs/api.md, Rate limits) from the decisions taken for a
+ * request. With one policy they describe it; with two (a registration: {@code anonymous}
+ * and {@code registration}) {@code RateLimit-Policy} and {@code RateLimit} list both and
+ * the {@code X-RateLimit-*} headers describe the binding one: the one that refused,
+ * otherwise the one with the fewest requests left.
  */
 final class RateLimitHeaders {
 

@@ -16,7 +16,7 @@ import com.healthpartner.api.redis.RedisStore;
  * one atomic round trip per request (a Lua script, by its SHA-1; sent in full only when
  * Redis does not know it yet). Time comes from the caller's clock, as in the local
  * limiter, so windows behave the same in both. If Redis cannot be used the local limiter
- * decides (fail open, see the README).
+ * decides (fail open, docs/operations.md).
  */
 final class RedisRateLimiter implements RateLimiter {
 

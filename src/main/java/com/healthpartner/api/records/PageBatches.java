@@ -14,26 +14,10 @@ import reactor.core.publisher.MonoSink;
 
 /**
  * The list pages that concurrent requests read, read together: one statement for all the
- * pages of one kind of record waiting when a statement can start, whatever their
- * partners, users, date ranges, positions and limits. Each page is still the page its
- * request asked for, read in the statement's one snapshot, and each request gets its own
- * answer; nothing is cached.
- *
- * <p>
- * Part of what a page costs the database is the statement around its rows (its messages,
- * its transaction, its snapshot, its portal), and part of what it costs the service is
- * the statement too (a pooled connection, the statement's text tokenized by the driver,
- * its parameters, its round trip); pages in one statement share that. The pages of each
- * event loop wait for their statement as {@link SharedStatements} says: no page waits for
- * a batch to fill, and under light load every page is read alone, by the list's own
- * statement.
- *
- * <p>
- * The statement of several pages ({@code together}) takes one array per parameter, an
- * element per page, and reads each page in a lateral sub-query of the arrays' rows
- * numbered by {@code with ordinality}: its columns are that number, then the record's
- * view, ordering time and id. Every page's partner is its own request's, bound like every
- * other parameter; a row goes to the page its number names, and to no other.
+ * pages of one kind waiting when a statement can start, whatever their partners, users,
+ * ranges, positions and limits, each page in a {@code lateral} sub-query over arrays (an
+ * element per page), each row routed to the page its number names. Each request still
+ * gets its own page; nothing is cached (docs/architecture.md, Writes and pages together).
  */
 public final class PageBatches {
 

@@ -26,7 +26,7 @@ import com.healthpartner.api.web.HeadRequests;
  * event of what was read.
  */
 @Component
-public class RecordLists {
+class RecordLists {
 
 	private final Listings listings;
 
@@ -40,17 +40,18 @@ public class RecordLists {
 		this.audit = audit;
 	}
 
-	public Mono<ServerResponse> list(ServerRequest request, RecordList list) {
+	Mono<ServerResponse> list(ServerRequest request, RecordRepository records) {
+		RecordKind kind = records.kind();
 		boolean ndjson = Listings.wantsNdjson(request);
 		FieldErrors errors = new FieldErrors();
 		String userId = UserIds.fromQuery(request, errors);
-		DateRange range = list.filteredByDate() ? DateRange.of(request, errors) : DateRange.ANY;
+		DateRange range = kind.dated() ? DateRange.of(request, errors) : DateRange.ANY;
 		int limit = ndjson ? Paging.DEFAULT_LIMIT : Paging.limit(request, errors);
 		errors.throwIfAny();
 		range.requireOrdered();
 		UUID partnerId = Principals.of(request).partnerId();
 		Cursors.Position after = request.queryParam("cursor")
-			.map((c) -> this.cursors.decode(scope(list, partnerId, userId, range), c))
+			.map((c) -> this.cursors.decode(scope(kind, partnerId, userId, range), c))
 			.orElse(null);
 		UserQuery query = new UserQuery(partnerId, userId, range, after);
 		if (ndjson && HeadRequests.isHead(request)) {
@@ -60,12 +61,12 @@ public class RecordLists {
 		}
 		if (ndjson) {
 			return this.listings.ndjson(partnerId,
-					this.audit.reading(request, list.resource(), userId, list.stream(query)).map(JsonWritable::raw));
+					this.audit.reading(request, kind.resource(), userId, records.stream(query)).map(JsonWritable::raw));
 		}
-		return list.page(query, limit).flatMap((page) -> {
-			this.audit.read(request, list.resource(), userId, page.shown(limit));
+		return records.page(query, limit).flatMap((page) -> {
+			this.audit.read(request, kind.resource(), userId, page.shown(limit));
 			String next = page.more(limit)
-					? this.cursors.encode(scope(list, partnerId, userId, range), page.lastAt(), page.lastId()) : null;
+					? this.cursors.encode(scope(kind, partnerId, userId, range), page.lastAt(), page.lastId()) : null;
 			return this.listings.page(page.views(), next);
 		});
 	}
@@ -74,8 +75,8 @@ public class RecordLists {
 	 * What a cursor is bound to: it is valid only for this partner, path, user and date
 	 * range. Written only for a page that has a cursor or gives one.
 	 */
-	private static String scope(RecordList list, UUID partnerId, String userId, DateRange range) {
-		return list.path() + "|" + partnerId + "|" + userId + (list.filteredByDate() ? "|" + range.key() : "");
+	private static String scope(RecordKind kind, UUID partnerId, String userId, DateRange range) {
+		return kind.path() + "|" + partnerId + "|" + userId + (kind.dated() ? "|" + range.key() : "");
 	}
 
 }

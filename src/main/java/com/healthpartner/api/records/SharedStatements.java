@@ -26,30 +26,12 @@ import com.healthpartner.api.web.LoopTimer;
 /**
  * Requests of one kind that share statements: the writes of records
  * ({@link WriteBatches}) and the pages of lists ({@link PageBatches}). Each event loop
- * has a lane of its own: the requests waiting for a statement and the statements under
- * way, on connections of that loop's pool.
- *
- * <p>
- * No request waits for a batch to fill. A lane runs one statement at a time: a request
- * that comes while none is under way starts one at once, and the requests that come while
- * one is under way wait for it; when it ends, the next statement starts with the requests
- * waiting (as many as {@code take} puts in one), before the ended statement's requests
- * are answered, so that the database works on the next while the loop writes the answers.
- * One statement at a time makes each take every request waiting: on the benchmark machine
- * it gave 12 to 25 % more writes a second than two (and 5 to 8 % more pages), with less
- * of PostgreSQL's CPU per request. A statement that has been under way for {@link #STALL}
- * (it waits on a lock, or reads a slow page) no longer holds the lane: a second statement
- * starts with the requests waiting, so that a slow statement delays only its own
- * requests. There are never more than two under way.
- *
- * <p>
- * Bounded behind a database that does not keep up: at most {@code maxWaiting} requests
- * wait in a lane, beyond which a request is refused at once ({@code 503}) rather than
- * held in memory; a statement that has not ended after {@code deadline} fails its
- * requests ({@code 503}) and frees its place. When a statement of several requests fails
- * for a reason of its own rather than of the database (a constraint, a deadlock, a bad
- * value), each request is run again alone, so that no request fails for another's. A
- * request cancelled while it waits (its client gone, its deadline passed) is left out.
+ * has a lane: one statement under way at a time, the requests that come meanwhile waiting
+ * for the next, which takes them all; a statement stalled for {@link #STALL} lets a
+ * second start. At most {@code maxWaiting} requests wait ({@code 503} beyond), a
+ * statement fails its requests after {@code deadline}, a statement of several that fails
+ * for its rows runs each again alone. How and why: docs/architecture.md, Writes and pages
+ * together.
  *
  * @param <W> a request waiting for its statement
  */

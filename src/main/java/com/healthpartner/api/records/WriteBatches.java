@@ -28,27 +28,11 @@ import com.healthpartner.api.records.RecordStore.Written;
 
 /**
  * The upserts of records that concurrent requests post, written together: one statement
- * (and one commit) for all the records waiting when a statement can start. Each request
- * still gets its own answer after the commit that holds its record, so nothing is
- * acknowledged before it is durable, and each record gets its own change and audit event.
- *
- * <p>
- * Most of what a lone write costs the database is the statement and its commit, not the
- * rows (the harness's bare {@code INSERT}: 184 µs of PostgreSQL's CPU a transaction);
- * many records in one statement share that cost. The writes of each event loop wait for
- * their statement as {@link SharedStatements} says: no write waits for a batch to fill,
- * under light load every write is a statement of its own, and a write waiting behind a
- * statement that has stalled goes in a second one.
- *
- * <p>
- * A statement never holds two writes of one client record id (an upsert cannot touch a
- * row twice): the later one waits for the next statement, so writes of one id still apply
- * one after the other. Statements take their rows in the order of the unique index, so
- * that two statements under way never wait for each other's rows the other way round.
- * When a statement of several writes fails for a reason of its rows rather than of the
- * database (a constraint, a deadlock), each write is tried again alone, so that one
- * write's failure is never another's. A write inside a transaction (the
- * {@code Idempotency-Key} flow) runs alone on that transaction's connection.
+ * (and one commit) for all the records waiting when a statement can start, each request
+ * answered after the commit that holds its record, with its own outcome, change and audit
+ * event. A statement never holds two writes of one client record id and takes its rows in
+ * the unique index's order; a write inside a transaction runs alone on it
+ * (docs/architecture.md, Writes and pages together).
  *
  * @param <R> the stored record
  */

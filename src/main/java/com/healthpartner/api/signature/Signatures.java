@@ -21,7 +21,7 @@ import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.system.AppProperties;
 
 /**
- * Check 4 of the contract, after the rate limit: a request that carries
+ * Check 4 (docs/api.md, Signed requests), after the rate limit: a request that carries
  * {@code x-signature} (and every request of a partner with {@code signing_required}) must
  * be signed with the secret of the key it sends, over
  * {@code t + "\n" + METHOD + "\n" + path_and_query + "\n" + hex(sha256(body))}, with

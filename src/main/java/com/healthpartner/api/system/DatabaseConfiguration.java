@@ -59,10 +59,8 @@ class DatabaseConfiguration {
 	 * (plan_cache_mode {@code auto}) PostgreSQL plans the first five executions of a
 	 * statement on a connection for their values, and then picks between its generic plan
 	 * and planning anew by comparing estimated costs, a choice that hangs on the
-	 * statistics of the moment and on the connection's history. In one run on the
-	 * benchmark machine (tables analyzed) every page read was planned anew: 45 % of
-	 * PostgreSQL's CPU in the planner, 150–162 instead of 62–72 µs for a page of 50
-	 * metrics records. The statements are written for generic plans: filters a caller did
+	 * statistics of the moment and on the connection's history (measured: docs/design.md,
+	 * Generic plans). The statements are written for generic plans: filters a caller did
 	 * not give are left out of the text ({@link Filters}, the list pages' variants),
 	 * never bound as null.
 	 */

@@ -10,9 +10,9 @@ import reactor.util.context.Context;
  * their subscriber for the context whenever they discard an element or are cancelled (to
  * find a discard hook), and when they subscribe; without a holder on the way, each
  * question walks subscriber by subscriber up to the web server, through every filter and
- * handler operator of the request, which cost 5 to 6 % of the service's CPU on a page
- * read. The context is the same either way (it is immutable and set when the chain is
- * subscribed); only the walk ends here.
+ * handler operator of the request (its cost: docs/performance.md). The context is the
+ * same either way (it is immutable and set when the chain is subscribed); only the walk
+ * ends here.
  */
 public final class HeldContext {
 

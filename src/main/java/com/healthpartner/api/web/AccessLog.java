@@ -25,17 +25,11 @@ import org.springframework.stereotype.Component;
 /**
  * One access log line per request: its id, method, route pattern, path (never the query:
  * it may hold a user id), status, partner and duration; never a header value or a body.
- * The logger {@code com.healthpartner.api.access} switches it on and off as any logger.
- * <p>
- * With structured logging ({@code logging.structured.format.console=ecs}, the
- * {@code prod} profile) a line is the same ECS JSON object Spring Boot writes for every
- * other line, but built here from the fields and written by a thread of its own every 20
- * ms, all lines queued meanwhile in one write: encoding a line through the logging
- * framework and writing it to the console at once cost more CPU than answering a refused
- * request. The request only puts its fields in a bounded queue; lines that find it full
- * (standard output blocked) are dropped and counted ({@code access_log_dropped_total}). A
- * stop writes what is queued. Without structured logging (dev runs) each line goes
- * through the logging framework.
+ * The logger {@code com.healthpartner.api.access} switches it on and off. With structured
+ * logging ({@code prod}) a line is Spring Boot's ECS JSON, built here and written by a
+ * thread of its own every 20 ms from a bounded queue (a full queue drops and counts:
+ * {@code access_log_dropped_total}), since encoding through the logging framework cost
+ * more than answering a refused request (docs/operations.md, Logs).
  */
 @Component
 public class AccessLog implements SmartLifecycle {

@@ -5,13 +5,14 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * {@code HEAD} answered wherever {@code GET} is (contract §10). {@link EdgeFilter} hands
- * the rest of the chain a request whose method is {@code GET}, so the routes, the gate
- * (scopes, rate limit) and the handlers treat it exactly as a {@code GET}; the response
- * was already wrapped by Spring's {@code HttpHeadResponseDecorator}, which drops the
- * body: a body given as one buffer (every JSON answer) sets the {@code Content-Length}
- * the {@code GET} would send, a stream (an NDJSON export) sends none. The access log and
- * the request metrics read the method of the original request: {@code HEAD}.
+ * {@code HEAD} answered wherever {@code GET} is (docs/api.md, The HTTP edge).
+ * {@link EdgeFilter} hands the rest of the chain a request whose method is {@code GET},
+ * so the routes, the gate (scopes, rate limit) and the handlers treat it exactly as a
+ * {@code GET}; the response was already wrapped by Spring's
+ * {@code HttpHeadResponseDecorator}, which drops the body: a body given as one buffer
+ * (every JSON answer) sets the {@code Content-Length} the {@code GET} would send, a
+ * stream (an NDJSON export) sends none. The access log and the request metrics read the
+ * method of the original request: {@code HEAD}.
  */
 public final class HeadRequests {
 

@@ -58,6 +58,11 @@ public class InFlightRequests implements SmartLifecycle {
 		return HeldContext.held(chain.filter(exchange)).doFinally((signal) -> finished());
 	}
 
+	/** How many handlers are under way. */
+	public int handling() {
+		return this.handling.get();
+	}
+
 	private void finished() {
 		if (this.handling.decrementAndGet() == 0 && this.stopping) {
 			this.drained.tryEmitEmpty();

@@ -30,8 +30,8 @@ class KeyUsageDeadlineTest {
 		UUID key = UUID.randomUUID();
 		usage.used(key);
 
-		StepVerifier.create(usage.flush()).expectComplete().verify(Duration.ofSeconds(5));
-		StepVerifier.create(usage.flush()).expectComplete().verify(Duration.ofSeconds(5));
+		usage.flush().as(StepVerifier::create).expectComplete().verify(Duration.ofSeconds(5));
+		usage.flush().as(StepVerifier::create).expectComplete().verify(Duration.ofSeconds(5));
 
 		assertThat(lookup.written).containsExactly(Map.of(key, usedAt));
 	}

@@ -9,9 +9,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.ParameterizedTypeReference;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
@@ -121,32 +123,17 @@ class AuditTrailTest extends IntegrationTest {
 
 	@Test
 	void badFiltersAreRefusedNamingTheParameterAndPartnersCannotReadTheTrail() {
-		Partners.admin(this.client.get().uri("/admin/v1/audit?partner_id=42&user_id=a%20b&from=yesterday"))
-			.exchange()
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("validation_failed")
+		Expect
+			.problem(Partners.admin(this.client.get().uri("/admin/v1/audit?partner_id=42&user_id=a%20b&from=yesterday"))
+				.exchange(), HttpStatus.BAD_REQUEST, "validation_failed")
 			.jsonPath("$.errors[*].field")
 			.isEqualTo(List.of("partner_id", "user_id", "from"));
-		Partners.admin(this.client.get().uri("/admin/v1/audit?from=2026-11-02&to=2026-11-01"))
-			.exchange()
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_date_range");
+		Expect.problem(
+				Partners.admin(this.client.get().uri("/admin/v1/audit?from=2026-11-02&to=2026-11-01")).exchange(),
+				HttpStatus.BAD_REQUEST, "invalid_date_range");
 		Credentials partner = this.partners.onboard();
-		this.client.get()
-			.uri("/admin/v1/audit")
-			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_admin_token");
+		Expect.problem(this.client.get().uri("/admin/v1/audit").header("x-api-key", partner.apiKey()).exchange(),
+				HttpStatus.UNAUTHORIZED, "invalid_admin_token");
 	}
 
 	/**

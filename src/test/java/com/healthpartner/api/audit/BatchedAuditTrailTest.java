@@ -48,7 +48,8 @@ class BatchedAuditTrailTest {
 		this.trail.enqueue(event());
 		this.trail.enqueue(event());
 
-		StepVerifier.create(this.trail.flush())
+		this.trail.flush()
+			.as(StepVerifier::create)
 			// while the two events are being written, three more fill the queue
 			.then(() -> {
 				for (int i = 0; i < 3; i++) {
@@ -72,7 +73,7 @@ class BatchedAuditTrailTest {
 
 		this.trail.stop(stopped::tryEmitEmpty);
 
-		StepVerifier.create(stopped.asMono()).expectComplete().verify(Duration.ofSeconds(5));
+		stopped.asMono().as(StepVerifier::create).expectComplete().verify(Duration.ofSeconds(5));
 		assertThat(output.getAll()).containsPattern(
 				"WARN.*2 audit events could not be written before the stop and are lost|\"log.level\":\"WARN\".*2 audit events could not be written");
 	}

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.SeparateJvmInstance;
@@ -77,11 +78,14 @@ class KilledServiceIT {
 			writer.start();
 			writers.add(writer);
 		}
-		Thread.sleep(2500);
+		// the kill comes in the middle of a steady stream of writes
+		Eventually.eventually(Duration.ofSeconds(60), acknowledged::size, (count) -> count > 200);
 		int beforeKill = acknowledged.size();
 		first.kill();
 		SeparateJvmInstance second = start("killed-service-2", port);
-		Thread.sleep(1000);
+		// the writers go on against the restarted service before they stop
+		Eventually.eventually(Duration.ofSeconds(60), acknowledged::size, (count) -> count > beforeKill + 100);
+		int afterRestart = acknowledged.size();
 		stopNew.set(true);
 		for (Thread writer : writers) {
 			// a request cut off after its key was claimed waits out the claim's lease (30
@@ -91,7 +95,8 @@ class KilledServiceIT {
 		}
 		assertThat(second.isAlive()).isTrue();
 
-		assertThat(beforeKill).as("writes acknowledged before the kill").isGreaterThan(50);
+		assertThat(beforeKill).as("writes acknowledged before the kill").isGreaterThan(200);
+		assertThat(afterRestart).as("writes acknowledged after the restart").isGreaterThan(beforeKill + 100);
 		assertThat(failedAttempts.get()).as("attempts that met the dead service").isPositive();
 		Map<String, List<String>> records = new HashMap<>();
 		Map<String, Long> events = new HashMap<>();

@@ -8,18 +8,18 @@ import java.util.UUID;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.Result;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static com.healthpartner.api.support.Eventually.eventually;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * another partner's, expired) and the visibility horizon that keeps a cursor from passing
  * a change whose transaction has not ended.
  */
-class ChangeFeedTest extends IntegrationTest {
+class ChangeFeedTest extends PartnerTest {
 
 	@Autowired
 	private ChangeRetention retention;
@@ -42,23 +42,7 @@ class ChangeFeedTest extends IntegrationTest {
 	private ChangeRepository changes;
 
 	@Autowired
-	private DatabaseClient db;
-
-	@Autowired
 	private ReactiveTransactionManager transactions;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -131,15 +115,8 @@ class ChangeFeedTest extends IntegrationTest {
 			.containsExactly("metrics");
 		Credentials writeOnly = this.partners.issueKey(this.partner.partnerId(),
 				Map.of("scopes", List.of("metrics:write", "assessments:write")));
-		this.client.get()
-			.uri(Feed.PATH)
-			.header("x-api-key", writeOnly.apiKey())
-			.exchange()
-			.expectStatus()
-			.isForbidden()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("insufficient_scope");
+		Expect.problem(this.client.get().uri(Feed.PATH).header("x-api-key", writeOnly.apiKey()).exchange(),
+				HttpStatus.FORBIDDEN, "insufficient_scope");
 	}
 
 	@Test
@@ -151,15 +128,11 @@ class ChangeFeedTest extends IntegrationTest {
 		Credentials other = this.partners.onboard();
 		for (String[] attempt : new String[][] { { this.partner.apiKey(), altered }, { other.apiKey(), cursor },
 				{ this.partner.apiKey(), "!!" } }) {
-			this.client.get()
-				.uri(Feed.PATH + "?cursor={c}", attempt[1])
-				.header("x-api-key", attempt[0])
-				.exchange()
-				.expectStatus()
-				.isBadRequest()
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("validation_failed")
+			Expect
+				.problem(this.client.get()
+					.uri(Feed.PATH + "?cursor={c}", attempt[1])
+					.header("x-api-key", attempt[0])
+					.exchange(), HttpStatus.BAD_REQUEST, "validation_failed")
 				.jsonPath("$.errors[0].field")
 				.isEqualTo("cursor");
 		}
@@ -184,15 +157,10 @@ class ChangeFeedTest extends IntegrationTest {
 		feed.next(1);
 		String old = feed.cursor();
 		this.retention.sweep(this.clock.instant().plusSeconds(1)).block(Duration.ofSeconds(30));
-		this.client.get()
+		Expect.problem(this.client.get()
 			.uri(Feed.PATH + "?cursor={c}", old)
 			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(410)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("cursor_expired");
+			.exchange(), HttpStatus.GONE, "cursor_expired");
 		// starting again without cursor works, from the oldest change kept
 		assertThat(new Feed(this.client, this.partner.apiKey()).drain(100)).isEmpty();
 	}

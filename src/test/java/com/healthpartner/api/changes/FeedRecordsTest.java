@@ -78,13 +78,12 @@ class FeedRecordsTest extends IntegrationTest {
 		for (Instant instant : instants) {
 			// built from whole seconds and milliseconds, both exact, whatever the driver
 			// makes of instants before year 1
-			StepVerifier
-				.create(this.db
-					.sql("select api_time(to_timestamp(:seconds) + :millis * interval '1 millisecond') as text")
-					.bind("seconds", (double) instant.getEpochSecond())
-					.bind("millis", instant.getNano() / 1_000_000)
-					.map((row) -> row.get("text", String.class))
-					.one())
+			this.db.sql("select api_time(to_timestamp(:seconds) + :millis * interval '1 millisecond') as text")
+				.bind("seconds", (double) instant.getEpochSecond())
+				.bind("millis", instant.getNano() / 1_000_000)
+				.map((row) -> row.get("text", String.class))
+				.one()
+				.as(StepVerifier::create)
 				.expectNext(Timestamps.format(instant))
 				.verifyComplete();
 		}

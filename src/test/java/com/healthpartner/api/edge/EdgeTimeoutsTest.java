@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.support.BufferLeaks;
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.ObservedResponse;
 import com.healthpartner.api.support.OpenApiContract;
@@ -26,6 +28,7 @@ import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RawHttp;
 import com.healthpartner.api.support.RawHttp.Exchange;
 import com.healthpartner.api.support.ServiceInstance;
+import com.healthpartner.api.web.InFlightRequests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,7 +78,10 @@ class EdgeTimeoutsTest extends IntegrationTest {
 		List<String> violations = OpenApiContract.shared().violations(observed);
 		assertThat(violations).as(OpenApiContract.describe(observed, violations)).isEmpty();
 		// the handler waiting for the body is cut off with the connection: not a fault
-		Thread.sleep(500);
+		InFlightRequests inFlight = instance.context().getBean(InFlightRequests.class);
+		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> inFlight.handling() == 0))
+			.as("the handler that waited for the body has ended")
+			.isTrue();
 		leaks.end();
 		String logged = output.getOut().substring(from);
 		assertThat(logged.lines().filter((line) -> line.contains(" ERROR "))).as("ERROR lines in:%n%s", logged)

@@ -5,15 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.r2dbc.core.DatabaseClient;
 
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static com.healthpartner.api.support.Eventually.eventually;
@@ -24,29 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * resource, records hidden from every read at once, records written afterwards kept, the
  * feed's {@code user_erased}, the audit event, and the scopes.
  */
-class ErasureTest extends IntegrationTest {
+class ErasureTest extends PartnerTest {
 
 	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
 	};
 
 	@Autowired
-	private DatabaseClient db;
-
-	@Autowired
 	private ErasureWorker worker;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -123,15 +105,7 @@ class ErasureTest extends IntegrationTest {
 
 	@Test
 	void aUserWithNoRecordsIsErasedTooWithTheSameAnswer() {
-		Map<String, Object> erasure = this.client.delete()
-			.uri("/api/v1/health/users/{u}", "nobody-" + this.user)
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isAccepted()
-			.expectBody(MAP)
-			.returnResult()
-			.getResponseBody();
+		Map<String, Object> erasure = this.api.erase(this.partner.apiKey(), "nobody-" + this.user);
 		assertThat(erasure).containsEntry("status", "pending");
 		assertThat(completed((String) erasure.get("erasure_id"))).containsEntry("metrics_deleted", 0)
 			.containsEntry("assessments_deleted", 0);
@@ -159,15 +133,7 @@ class ErasureTest extends IntegrationTest {
 			.expectBody()
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("user_id");
-		Map<String, Object> erasure = this.client.delete()
-			.uri("/api/v1/health/users/{u}", this.user)
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isAccepted()
-			.expectBody(MAP)
-			.returnResult()
-			.getResponseBody();
+		Map<String, Object> erasure = this.api.erase(this.partner.apiKey(), this.user);
 		this.api.get(metricsWriter.apiKey(), "/api/v1/health/erasures/{id}", erasure.get("erasure_id"))
 			.expectStatus()
 			.isOk();

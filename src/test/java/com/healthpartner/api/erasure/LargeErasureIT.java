@@ -10,9 +10,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.r2dbc.core.DatabaseClient;
 
+import com.healthpartner.api.metric.MetricKind;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -28,9 +28,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * newly started instance.
  */
 class LargeErasureIT extends IntegrationTest {
-
-	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
-	};
 
 	@Autowired
 	private DatabaseClient db;
@@ -48,15 +45,7 @@ class LargeErasureIT extends IntegrationTest {
 		insertRecords(partner, user, 50_000);
 		HealthApi api = new HealthApi(this.client);
 
-		Map<String, Object> erasure = this.client.delete()
-			.uri("/api/v1/health/users/{u}", user)
-			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isAccepted()
-			.expectBody(MAP)
-			.returnResult()
-			.getResponseBody();
+		Map<String, Object> erasure = api.erase(partner.apiKey(), user);
 		assertThat(api.page(partner.apiKey(), HealthApi.METRICS + "?user_id={u}&limit=10", user).get("data"))
 			.isEqualTo(List.of());
 		List<Long> writeMillis = new ArrayList<>();
@@ -97,15 +86,14 @@ class LargeErasureIT extends IntegrationTest {
 			.bind("p", partner.partnerId())
 			.bind("u", timed)
 			.map((r) -> new ErasureRow(r.get("id", UUID.class), r.get("partner_id", UUID.class),
-					r.get("user_id", String.class), "completed", r.get("cutoff", Long.class), null, null, 0, 0))
+					r.get("user_id", String.class), "completed", r.get("cutoff", Long.class), null, null, List.of()))
 			.one()
 			.block();
 		List<Long> batchMillis = new ArrayList<>();
 		long deleted;
 		do {
 			long start = System.nanoTime();
-			deleted = this.erasures.deleteRecords(row, "metric_records", "metrics_deleted", 1_000)
-				.block(Duration.ofSeconds(30));
+			deleted = this.erasures.deleteRecords(row, MetricKind.METRICS, 1_000).block(Duration.ofSeconds(30));
 			batchMillis.add((System.nanoTime() - start) / 1_000_000);
 		}
 		while (deleted == 1_000);

@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The gate on its own, on mock exchanges: what each kind of request gets before any
- * handler, in the contract's order, and what reaches the handler. Keys are held in
+ * handler, in the order docs/api.md gives, and what reaches the handler. Keys are held in
  * memory, limits in the in-memory limiter.
  */
 class ApiGateTest {

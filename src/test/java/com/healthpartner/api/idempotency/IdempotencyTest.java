@@ -6,19 +6,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,29 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nothing, a different body is 422, a request while the first is in flight 409, refusals
  * are not kept, keys belong to a partner and an endpoint and expire after 24 hours.
  */
-class IdempotencyTest extends IntegrationTest {
+class IdempotencyTest extends PartnerTest {
 
 	/** A claim's lease with the service's default request deadline (2.5 s). */
 	private static final Duration LEASE = Duration.ofMillis(2500).plus(IdempotentCreates.CLAIM_MARGIN);
 
 	@Autowired
-	private DatabaseClient db;
-
-	@Autowired
 	private IdempotencySweeper sweeper;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
 
 	@Test
 	void theSameBodyAgainIsAnsweredWithTheFirstAnswerAndWritesNothing() {

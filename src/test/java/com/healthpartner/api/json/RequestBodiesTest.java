@@ -2,19 +2,16 @@ package com.healthpartner.api.json;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.r2dbc.core.DatabaseClient;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
-import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.PartnerTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,35 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Bodies are UTF-8 JSON as sent, and every number in them is stored or refused naming its
  * path: never a {@code 500}, never a library's words in {@code detail}.
  */
-class RequestBodiesTest extends IntegrationTest {
-
-	@Autowired
-	private DatabaseClient db;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
+class RequestBodiesTest extends PartnerTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "0e1073741823", "0E+2147483647", "0e2147483648", "1e-2147483648", "0e-2147483648" })
 	void anAssessmentNumberWithAnExponentOutOfRangeIsRefusedNamingItsPath(String number) {
-		this.api
-			.post(HealthApi.ASSESSMENTS, this.partner.apiKey(),
-					"{\"user_id\":\"" + this.user + "\",\"responses\":{\"x\":" + number + "}}")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("validation_failed")
+		Expect.problem(
+				this.api.post(HealthApi.ASSESSMENTS, this.partner.apiKey(),
+						"{\"user_id\":\"" + this.user + "\",\"responses\":{\"x\":" + number + "}}"),
+				HttpStatus.BAD_REQUEST, "validation_failed")
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("responses.x");
 		assertThat(stored("assessments")).isZero();
@@ -79,31 +56,21 @@ class RequestBodiesTest extends IntegrationTest {
 			body.write(Integer.parseInt(hex.substring(i, i + 2), 16));
 		}
 		body.writeBytes("\",\"metrics\":{\"weight\":70}}".getBytes(StandardCharsets.UTF_8));
-		this.client.post()
+		Expect.problem(this.client.post()
 			.uri(HealthApi.METRICS)
 			.header("x-api-key", this.partner.apiKey())
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(body.toByteArray())
-			.exchange()
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("malformed_json");
+			.exchange(), HttpStatus.BAD_REQUEST, "malformed_json");
 		assertThat(stored("metric_records")).isZero();
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "gzip", "deflate", "br" })
 	void aBodyWithAContentEncodingIsUnsupported(String encoding) {
-		this.api
-			.post(HealthApi.METRICS, this.partner.apiKey(),
-					"{\"user_id\":\"" + this.user + "\",\"metrics\":{\"weight\":70}}", "Content-Encoding", encoding)
-			.expectStatus()
-			.isEqualTo(415)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("unsupported_media_type");
+		Expect.problem(this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+				"{\"user_id\":\"" + this.user + "\",\"metrics\":{\"weight\":70}}", "Content-Encoding", encoding),
+				HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
 		assertThat(stored("metric_records")).isZero();
 	}
 
@@ -127,12 +94,9 @@ class RequestBodiesTest extends IntegrationTest {
 			strings = { "{\"a\":", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
 					"{\"a\":1,\"a\":2}", "{\"a\":01}" })
 	void detailIsInTheServicesOwnWords(String body) {
-		this.api.post(HealthApi.ASSESSMENTS, this.partner.apiKey(), body)
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("malformed_json")
+		Expect
+			.problem(this.api.post(HealthApi.ASSESSMENTS, this.partner.apiKey(), body), HttpStatus.BAD_REQUEST,
+					"malformed_json")
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).doesNotContainIgnoringCase("jackson")
 				.doesNotContain("()")

@@ -67,7 +67,8 @@ class NdjsonWritesTest {
 			.concatWith(Flux.error(new IllegalStateException("connection lost")));
 		List<String> written = new ArrayList<>();
 
-		StepVerifier.create(this.listings.writes(failing, DefaultDataBufferFactory.sharedInstance))
+		this.listings.writes(failing, DefaultDataBufferFactory.sharedInstance)
+			.as(StepVerifier::create)
 			.consumeNextWith((buffer) -> written.add(text(buffer)))
 			.expectErrorMessage("connection lost")
 			.verify(Duration.ofSeconds(5));

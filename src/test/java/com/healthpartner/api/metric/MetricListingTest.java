@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
-import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.PartnerTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,22 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Listing a user's metrics: keyset pages in (recorded_at, id) order, inclusive date
  * filters in any time zone, cursors bound to their query, and the NDJSON export.
  */
-class MetricListingTest extends IntegrationTest {
+class MetricListingTest extends PartnerTest {
 
 	private static final String LIST = HealthApi.METRICS + "?user_id={user}";
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
 
 	@Test
 	void pagesFollowEachOtherWithoutGapOrDuplicateAlsoForEqualTimes() {
@@ -126,12 +113,9 @@ class MetricListingTest extends IntegrationTest {
 	void badDatesAndReversedRangesAreRefused() {
 		for (String bad : List.of("2026-13-01", "2026-00-10", "2026-02-30", "2026-04-31", "2025-02-29", "yesterday",
 				"2026-05-01T08:00:00", "2026/05/01", "20260501", "2026-05-01T08:00Z")) {
-			this.api.get(this.partner.apiKey(), LIST + "&start_date={s}", this.user, bad)
-				.expectStatus()
-				.isBadRequest()
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("validation_failed")
+			Expect
+				.problem(this.api.get(this.partner.apiKey(), LIST + "&start_date={s}", this.user, bad),
+						HttpStatus.BAD_REQUEST, "validation_failed")
 				.jsonPath("$.errors[0].field")
 				.isEqualTo("start_date");
 		}
@@ -141,20 +125,13 @@ class MetricListingTest extends IntegrationTest {
 			.expectBody()
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("end_date");
-		this.api.get(this.partner.apiKey(), LIST + "&start_date=2026-05-02&end_date=2026-05-01", this.user)
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_date_range");
-		this.api
-			.get(this.partner.apiKey(), LIST + "&start_date={s}&end_date={e}", this.user, "2026-05-01T10:00:00+02:00",
-					"2026-05-01T07:59:59Z")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_date_range");
+		Expect.problem(
+				this.api.get(this.partner.apiKey(), LIST + "&start_date=2026-05-02&end_date=2026-05-01", this.user),
+				HttpStatus.BAD_REQUEST, "invalid_date_range");
+		Expect.problem(
+				this.api.get(this.partner.apiKey(), LIST + "&start_date={s}&end_date={e}", this.user,
+						"2026-05-01T10:00:00+02:00", "2026-05-01T07:59:59Z"),
+				HttpStatus.BAD_REQUEST, "invalid_date_range");
 	}
 
 	@Test
@@ -167,12 +144,9 @@ class MetricListingTest extends IntegrationTest {
 		this.api.page(this.partner.apiKey(), query + "&cursor={c}", this.user, cursor);
 		for (String other : List.of(LIST + "&limit=1", LIST + "&start_date=2026-06-02&limit=1",
 				LIST + "&start_date=2026-06-01&end_date=2026-06-30")) {
-			this.api.get(this.partner.apiKey(), other + "&cursor={c}", this.user, cursor)
-				.expectStatus()
-				.isBadRequest()
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("validation_failed")
+			Expect
+				.problem(this.api.get(this.partner.apiKey(), other + "&cursor={c}", this.user, cursor),
+						HttpStatus.BAD_REQUEST, "validation_failed")
 				.jsonPath("$.errors[0].field")
 				.isEqualTo("cursor");
 		}

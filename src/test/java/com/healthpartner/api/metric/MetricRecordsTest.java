@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -18,8 +19,8 @@ import com.healthpartner.api.support.Partners.Credentials;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Submitting and reading one metrics record, the catalog, and the refusals around them
- * (scopes, methods, unknown ids).
+ * Submitting and reading one metrics record, and the catalog (the routes' scopes, methods
+ * and unknown ids: records/RecordKindRoutesTest).
  */
 class MetricRecordsTest extends IntegrationTest {
 
@@ -124,74 +125,10 @@ class MetricRecordsTest extends IntegrationTest {
 				.containsEntry("minimum", 20)
 				.containsEntry("maximum", 50));
 		this.client.get().uri(HealthApi.METRICS + "/catalog").exchange().expectStatus().isUnauthorized();
-	}
-
-	@Test
-	void eachRouteNeedsItsScope() {
-		Credentials readOnly = this.partners.onboard("default", "metrics:read", "assessments:write");
-		this.api.post(HealthApi.METRICS, readOnly.apiKey(), "{\"user_id\": \"u\", \"metrics\": {\"weight\": 70}}")
-			.expectStatus()
-			.isForbidden()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("insufficient_scope")
-			.jsonPath("$.detail")
-			.value((String detail) -> assertThat(detail).contains("metrics:write"));
-		this.api.page(readOnly.apiKey(), HealthApi.METRICS + "?user_id=u");
-
-		Credentials writeOnly = this.partners.onboard("default", "metrics:write");
-		Map<String, Object> created = this.api.create(HealthApi.METRICS, writeOnly.apiKey(),
-				"{\"user_id\": \"u\", \"metrics\": {\"weight\": 70}}");
-		for (String uri : List.of(HealthApi.METRICS + "?user_id=u", HealthApi.METRICS + "/" + created.get("id"))) {
-			this.api.get(writeOnly.apiKey(), uri)
-				.expectStatus()
-				.isForbidden()
-				.expectBody()
-				.jsonPath("$.detail")
-				.value((String detail) -> assertThat(detail).contains("metrics:read"));
-		}
-	}
-
-	@Test
-	void unknownAndMalformedIdsAreNotFound() {
-		for (String id : List.of(UUID.randomUUID().toString(), "not-a-uuid", "1-1-1-1-1", "'; drop table x")) {
-			this.api.get(this.partner.apiKey(), HealthApi.METRICS + "/{id}", id)
-				.expectStatus()
-				.isNotFound()
-				.expectHeader()
-				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("not_found");
-		}
-	}
-
-	@Test
-	void otherMethodsAreNotAllowed() {
-		this.client.delete()
-			.uri(HealthApi.METRICS)
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(405)
-			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET, POST");
-		this.client.put()
-			.uri(HealthApi.METRICS + "/" + UUID.randomUUID())
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(405)
-			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "DELETE, GET");
-		this.client.post()
+		Expect.notAllowed(this.client.post()
 			.uri(HealthApi.METRICS + "/catalog")
 			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(405)
-			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET");
+			.exchange(), "GET");
 	}
 
 }

@@ -5,18 +5,17 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
-import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.PartnerTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,20 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every rule of a metrics record: each bad field is named with its path, and a refused
  * record is not stored.
  */
-class MetricValidationTest extends IntegrationTest {
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
+class MetricValidationTest extends PartnerTest {
 
 	@Test
 	void knownMetricsAreCheckedAgainstTheirBoundsAndUnits() {
@@ -95,12 +81,10 @@ class MetricValidationTest extends IntegrationTest {
 					"metrics.list"))
 			.jsonPath("$.errors[0].message")
 			.isEqualTo("must be a finite number");
-		this.api.post(HealthApi.METRICS, this.partner.apiKey(), "{\"user_id\": \"u\", \"metrics\": {\"weight\": NaN}}")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("malformed_json");
+		Expect.problem(
+				this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+						"{\"user_id\": \"u\", \"metrics\": {\"weight\": NaN}}"),
+				HttpStatus.BAD_REQUEST, "malformed_json");
 		assertThat(stored()).isEmpty();
 	}
 
@@ -108,12 +92,10 @@ class MetricValidationTest extends IntegrationTest {
 	void numbersLongerThanAThousandCharactersWrittenOutAreRefusedWithTheirPath() {
 		// zeros, so finite, but PostgreSQL refuses 0e-99999 and would keep 0e-16000 as
 		// 16,002 characters; 0.0e-999 would come back as 1,002
-		postMetrics("{\"custom_zero\": 0e-99999, \"custom_long\": 0e-16000, \"body_fat\": 0.0e-999, \"weight\": 70}")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("validation_failed")
+		Expect
+			.problem(postMetrics(
+					"{\"custom_zero\": 0e-99999, \"custom_long\": 0e-16000, \"body_fat\": 0.0e-999, \"weight\": 70}"),
+					HttpStatus.BAD_REQUEST, "validation_failed")
 			.jsonPath("$.errors[*].field")
 			.value((List<String> fields) -> assertThat(fields).containsExactlyInAnyOrder("metrics.custom_zero",
 					"metrics.custom_long", "metrics.body_fat"))
@@ -243,20 +225,12 @@ class MetricValidationTest extends IntegrationTest {
 			.expectBody()
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("body");
-		this.api.post(HealthApi.METRICS, this.partner.apiKey(), "{\"user_id\": \"u\", \"metrics\": {\"weight\": 1}")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("malformed_json");
-		this.api
-			.post(HealthApi.METRICS, this.partner.apiKey(),
-					"{\"user_id\": \"u\", \"metrics\": {\"weight\": 1, \"weight\": 2}}")
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("malformed_json");
+		Expect.problem(this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+				"{\"user_id\": \"u\", \"metrics\": {\"weight\": 1}"), HttpStatus.BAD_REQUEST, "malformed_json");
+		Expect.problem(
+				this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+						"{\"user_id\": \"u\", \"metrics\": {\"weight\": 1, \"weight\": 2}}"),
+				HttpStatus.BAD_REQUEST, "malformed_json");
 		this.client.post()
 			.uri(HealthApi.METRICS)
 			.header("x-api-key", this.partner.apiKey())

@@ -9,10 +9,12 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -135,40 +137,26 @@ class OnboardingTest extends IntegrationTest {
 	void approvingARegistrationThatIsNotPendingIsAConflict() {
 		String registration = this.partners.register("late+" + UUID.randomUUID() + "@gym.example", "Gym");
 		this.partners.approve(registration, Map.of());
-		Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", registration))
+		Expect.problem(Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", registration))
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(Map.of())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(409)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("conflict");
+			.exchange(), HttpStatus.CONFLICT, "conflict");
 		Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/reject", registration))
 			.exchange()
 			.expectStatus()
 			.isEqualTo(409);
-		Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", UUID.randomUUID()))
-			.exchange()
-			.expectStatus()
-			.isNotFound()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("not_found");
+		Expect.problem(Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", UUID.randomUUID()))
+			.exchange(), HttpStatus.NOT_FOUND, "not_found");
 	}
 
 	@Test
 	void approvalWithAnUnknownPlanOrScopeIsRefusedAndLeavesTheRegistrationPending() {
 		String registration = this.partners.register("bad+" + UUID.randomUUID() + "@gym.example", "Gym");
-		Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", registration))
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(Map.of("plan", "gold", "scopes", List.of("metrics:read", "everything"), "extra", 1))
-			.exchange()
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("validation_failed")
+		Expect
+			.problem(Partners.admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", registration))
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(Map.of("plan", "gold", "scopes", List.of("metrics:read", "everything"), "extra", 1))
+				.exchange(), HttpStatus.BAD_REQUEST, "validation_failed")
 			.jsonPath("$.errors[*].field")
 			.value((List<String> fields) -> assertThat(fields).containsExactlyInAnyOrder("extra", "plan", "scopes[1]"));
 		assertThat(pendingRegistrations()).anyMatch((r) -> registration.equals(r.get("registration_id")));
@@ -233,15 +221,9 @@ class OnboardingTest extends IntegrationTest {
 	@Test
 	void aKeyWithoutTheRoutesScopeIsRefusedNamingTheScope() {
 		Credentials reader = this.partners.onboard("default", "metrics:read");
-		this.client.get()
-			.uri(TestBeans.SCOPED_PATH)
-			.header("x-api-key", reader.apiKey())
-			.exchange()
-			.expectStatus()
-			.isForbidden()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("insufficient_scope")
+		Expect
+			.problem(this.client.get().uri(TestBeans.SCOPED_PATH).header("x-api-key", reader.apiKey()).exchange(),
+					HttpStatus.FORBIDDEN, "insufficient_scope")
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).contains("metrics:write"));
 		Credentials writer = this.partners.onboard("default", "metrics:write");

@@ -6,9 +6,11 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -96,16 +98,11 @@ class ProblemAnswersTest extends IntegrationTest {
 	@Test
 	void aBodyOverTheLimitIsPayloadTooLarge() {
 		String huge = "{\"email\":\"" + "a".repeat(70_000) + "\"}";
-		this.client.post()
+		Expect.problem(this.client.post()
 			.uri("/api/v1/auth")
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(huge)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(413)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("payload_too_large");
+			.exchange(), HttpStatus.CONTENT_TOO_LARGE, "payload_too_large");
 	}
 
 	@Test
@@ -113,28 +110,18 @@ class ProblemAnswersTest extends IntegrationTest {
 		String deep = "{\"a\":" + "[".repeat(32) + "]".repeat(32) + "}";
 		for (String body : List.of("{\"email\": ", "{\"email\":\"a@b.example\",\"email\":\"c@d.example\"}", deep,
 				"{} {}", "")) {
-			this.client.post()
+			Expect.problem(this.client.post()
 				.uri("/api/v1/auth")
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue(body)
-				.exchange()
-				.expectStatus()
-				.isBadRequest()
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("malformed_json");
+				.exchange(), HttpStatus.BAD_REQUEST, "malformed_json");
 		}
 		String deepButAllowed = "{\"email\":" + "[".repeat(31) + "]".repeat(31) + "}";
-		this.client.post()
+		Expect.problem(this.client.post()
 			.uri("/api/v1/auth")
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(deepButAllowed)
-			.exchange()
-			.expectStatus()
-			.isBadRequest()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("validation_failed");
+			.exchange(), HttpStatus.BAD_REQUEST, "validation_failed");
 	}
 
 	@Test
@@ -153,14 +140,7 @@ class ProblemAnswersTest extends IntegrationTest {
 
 	@Test
 	void unknownRoutesAreNotFoundOnceAuthenticated() {
-		this.client.get()
-			.uri("/api/v1/nowhere")
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("missing_api_key");
+		Expect.problem(this.client.get().uri("/api/v1/nowhere").exchange(), HttpStatus.UNAUTHORIZED, "missing_api_key");
 		Credentials partner = this.partners.onboard();
 		this.client.get()
 			.uri("/api/v1/nowhere")
@@ -181,23 +161,15 @@ class ProblemAnswersTest extends IntegrationTest {
 	@Test
 	void aWrongMethodIsMethodNotAllowedWithAllow() {
 		Credentials partner = this.partners.onboard();
-		this.client.delete()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isEqualTo(405)
-			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET")
+		Expect
+			.notAllowed(this.client.delete().uri("/api/v1/auth/me").header("x-api-key", partner.apiKey()).exchange(),
+					"GET")
 			.expectBody()
 			.jsonPath("$.code")
 			.isEqualTo("method_not_allowed");
-		Partners.admin(this.client.put().uri("/admin/v1/partners/{id}", partner.partnerId()))
-			.exchange()
-			.expectStatus()
-			.isEqualTo(405)
-			.expectHeader()
-			.valueEquals(HttpHeaders.ALLOW, "GET, PATCH");
+		Expect.notAllowed(
+				Partners.admin(this.client.put().uri("/admin/v1/partners/{id}", partner.partnerId())).exchange(),
+				"GET, PATCH");
 	}
 
 	@Test
@@ -244,53 +216,30 @@ class ProblemAnswersTest extends IntegrationTest {
 	@Test
 	void adminRoutesNeedTheAdminTokenAndNothingElse() {
 		Credentials partner = this.partners.onboard();
-		this.client.get()
-			.uri("/admin/v1/partners")
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_admin_token");
+		Expect.problem(this.client.get().uri("/admin/v1/partners").exchange(), HttpStatus.UNAUTHORIZED,
+				"invalid_admin_token");
 		this.client.get()
 			.uri("/admin/v1/partners")
 			.header(HttpHeaders.AUTHORIZATION, "Bearer wrong-token-0123456789")
 			.exchange()
 			.expectStatus()
 			.isUnauthorized();
-		this.client.get()
+		Expect.problem(this.client.get()
 			.uri("/admin/v1/partners")
 			.header(HttpHeaders.AUTHORIZATION, "Bearer " + partner.apiKey())
 			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_admin_token");
+			.exchange(), HttpStatus.UNAUTHORIZED, "invalid_admin_token");
 		this.client.get().uri("/admin/v1/nothing-here").exchange().expectStatus().isUnauthorized();
 	}
 
 	@Test
 	void theAdminTokenDoesNotOpenThePartnerApi() {
-		this.client.get()
+		Expect.problem(this.client.get()
 			.uri("/api/v1/auth/me")
 			.header(HttpHeaders.AUTHORIZATION, "Bearer " + ADMIN_TOKEN)
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("missing_api_key");
-		this.client.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", ADMIN_TOKEN)
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_api_key");
+			.exchange(), HttpStatus.UNAUTHORIZED, "missing_api_key");
+		Expect.problem(this.client.get().uri("/api/v1/auth/me").header("x-api-key", ADMIN_TOKEN).exchange(),
+				HttpStatus.UNAUTHORIZED, "invalid_api_key");
 	}
 
 	@Test

@@ -128,9 +128,9 @@ class PerClientLimitsTest extends IntegrationTest {
 	}
 
 	/**
-	 * Contract section 5: a 429 does no database work. Once an address has used up its
-	 * window, a made-up key (one the key cache does not know) from it is refused before
-	 * it is looked up; a valid key in the key cache still works from there.
+	 * A 429 does no database work (docs/api.md, Rate limits). Once an address has used up
+	 * its window, a made-up key (one the key cache does not know) from it is refused
+	 * before it is looked up; a valid key in the key cache still works from there.
 	 */
 	@Test
 	void anAddressThatUsedUpItsWindowCostsNoKeyLookUpUntilTheWindowEnds() {

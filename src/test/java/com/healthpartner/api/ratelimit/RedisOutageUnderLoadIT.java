@@ -8,17 +8,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.healthpartner.api.support.InstancesOnRedis;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;
-import com.healthpartner.api.support.StoppableRedis;
-import com.healthpartner.api.support.TestInfrastructure;
 
 import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,38 +31,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisOutageUnderLoadIT {
 
-	private static StoppableRedis redis;
-
-	private static ServiceInstance first;
-
-	private static ServiceInstance second;
-
-	@BeforeAll
-	static void startTwoInstancesOnOneRedis() {
-		redis = TestInfrastructure.dedicatedRedis();
-		Map<String, Object> shared = Map.of("app.rate-limit-store", "redis", "spring.data.redis.url", redis.url(),
-				"app.plans", "default=60,loadtest=100000000");
-		first = ServiceInstance.start(shared);
-		second = ServiceInstance.start(shared);
-	}
-
-	@AfterAll
-	static void stopAll() {
-		first.close();
-		second.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final InstancesOnRedis instances = InstancesOnRedis
+		.with(Map.of("app.plans", "default=60,loadtest=100000000"));
 
 	@Test
 	void redisGoingAwayUnderLoadCostsNoRequestAndSharedLimitsResumeWithinFiveSeconds() throws Exception {
-		Credentials busy = new Partners(first.client()).onboard("loadtest");
+		Credentials busy = new Partners(instances.first().client()).onboard("loadtest");
 		AtomicBoolean stopping = new AtomicBoolean();
 		AtomicLong slowest = new AtomicLong();
 		AtomicLong answered = new AtomicLong();
 		List<String> failures = new CopyOnWriteArrayList<>();
 		List<Thread> readers = new ArrayList<>();
 		for (int n = 0; n < 6; n++) {
-			ServiceInstance instance = (n % 2 == 0) ? first : second;
+			ServiceInstance instance = (n % 2 == 0) ? instances.first() : instances.second();
 			WebTestClient client = instance.client().mutate().responseTimeout(Duration.ofSeconds(2)).build();
 			Thread reader = new Thread(() -> {
 				while (!stopping.get()) {
@@ -87,12 +67,15 @@ class RedisOutageUnderLoadIT {
 		}
 		try {
 			Thread.sleep(1000);
-			redis.stop();
-			assertThat(eventually(Duration.ofSeconds(3), () -> degraded(first) && degraded(second))).isTrue();
+			instances.redis().stop();
+			assertThat(eventually(Duration.ofSeconds(3),
+					() -> degraded(instances.first()) && degraded(instances.second())))
+				.isTrue();
 			Thread.sleep(3000);
-			redis.start();
+			instances.redis().start();
 			long back = System.nanoTime();
-			assertThat(eventually(Duration.ofSeconds(5), () -> !degraded(first) && !degraded(second)))
+			assertThat(eventually(Duration.ofSeconds(5),
+					() -> !degraded(instances.first()) && !degraded(instances.second())))
 				.as("both instances use Redis again within 5 s of its return")
 				.isTrue();
 			assertThat(Duration.ofNanos(System.nanoTime() - back)).isLessThan(Duration.ofSeconds(5));
@@ -108,10 +91,10 @@ class RedisOutageUnderLoadIT {
 		assertThat(answered.get()).isGreaterThan(100);
 		assertThat(slowest.get()).as("the slowest answer (ms)").isLessThan(1000);
 
-		Credentials limited = new Partners(first.client()).onboard();
+		Credentials limited = new Partners(instances.first().client()).onboard();
 		int accepted = 0;
 		for (int i = 0; i < 120; i++) {
-			ServiceInstance instance = (i % 2 == 0) ? first : second;
+			ServiceInstance instance = (i % 2 == 0) ? instances.first() : instances.second();
 			if (me(instance.client(), limited.apiKey()) == 200) {
 				accepted++;
 			}

@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestMethodOrder;
 import reactor.test.StepVerifier;
 
@@ -21,15 +20,14 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.redis.RedisStore;
+import com.healthpartner.api.support.InstancesOnRedis;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RateLimitHeaders;
 import com.healthpartner.api.support.ServiceInstance;
 import com.healthpartner.api.support.Signatures;
-import com.healthpartner.api.support.StoppableRedis;
 import com.healthpartner.api.support.TestBeans;
-import com.healthpartner.api.support.TestInfrastructure;
 
 import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,29 +41,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeveralInstancesIT extends IntegrationTest {
 
-	private static StoppableRedis redis;
-
-	private static ServiceInstance first;
-
-	private static ServiceInstance second;
+	@RegisterExtension
+	static final InstancesOnRedis instances = InstancesOnRedis.with(Map.of(), TestBeans.class);
 
 	@Autowired
 	private DatabaseClient db;
-
-	@BeforeAll
-	static void startTwoInstancesOnOneRedis() {
-		redis = TestInfrastructure.dedicatedRedis();
-		Map<String, Object> shared = Map.of("app.rate-limit-store", "redis", "spring.data.redis.url", redis.url());
-		first = ServiceInstance.start(shared, TestBeans.class);
-		second = ServiceInstance.start(shared, TestBeans.class);
-	}
-
-	@AfterAll
-	static void stopAll() {
-		first.close();
-		second.close();
-		redis.close();
-	}
 
 	@Test
 	@Order(1)
@@ -73,7 +53,7 @@ class SeveralInstancesIT extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		int accepted = 0;
 		for (int i = 0; i < 120; i++) {
-			ServiceInstance instance = (i % 2 == 0) ? first : second;
+			ServiceInstance instance = (i % 2 == 0) ? instances.first() : instances.second();
 			Instant now = instance.clock().instant();
 			HttpHeaders headers = me(instance, partner.apiKey()).returnResult(String.class).getResponseHeaders();
 			RateLimitHeaders limits = RateLimitHeaders.of(headers, now);
@@ -86,8 +66,8 @@ class SeveralInstancesIT extends IntegrationTest {
 			}
 		}
 		assertThat(accepted).isEqualTo(60);
-		me(first, partner.apiKey()).expectStatus().isEqualTo(429);
-		me(second, partner.apiKey()).expectStatus().isEqualTo(429);
+		me(instances.first(), partner.apiKey()).expectStatus().isEqualTo(429);
+		me(instances.second(), partner.apiKey()).expectStatus().isEqualTo(429);
 	}
 
 	/**
@@ -100,15 +80,16 @@ class SeveralInstancesIT extends IntegrationTest {
 	void anInstanceWhoseClockIsBehindCountsInTheWindowTheOtherOneStarted() {
 		Credentials partner = this.partners.onboard();
 		Duration lag = Duration.ofSeconds(5);
-		second.clock().advance(lag.negated());
+		instances.second().clock().advance(lag.negated());
 		try {
-			assertThat(remaining(me(first, partner.apiKey()))).isEqualTo(59);
-			assertThat(remaining(me(second, partner.apiKey()))).as("one window for both instances").isEqualTo(58);
-			assertThat(remaining(me(first, partner.apiKey()))).isEqualTo(57);
-			assertThat(remaining(me(second, partner.apiKey()))).isEqualTo(56);
+			assertThat(remaining(me(instances.first(), partner.apiKey()))).isEqualTo(59);
+			assertThat(remaining(me(instances.second(), partner.apiKey()))).as("one window for both instances")
+				.isEqualTo(58);
+			assertThat(remaining(me(instances.first(), partner.apiKey()))).isEqualTo(57);
+			assertThat(remaining(me(instances.second(), partner.apiKey()))).isEqualTo(56);
 		}
 		finally {
-			second.clock().advance(lag);
+			instances.second().clock().advance(lag);
 		}
 	}
 
@@ -118,10 +99,10 @@ class SeveralInstancesIT extends IntegrationTest {
 		Credentials partner = this.partners.onboard();
 		String marker = UUID.randomUUID().toString();
 		String body = TestBeans.writeBody(marker);
-		String signature = Signatures.sign(partner.apiSecret(), first.clock().instant().getEpochSecond(), "POST",
-				TestBeans.WRITE_PATH, body);
-		write(first, partner, body, signature).expectStatus().isCreated();
-		write(second, partner, body, signature).expectStatus()
+		String signature = Signatures.sign(partner.apiSecret(), instances.first().clock().instant().getEpochSecond(),
+				"POST", TestBeans.WRITE_PATH, body);
+		write(instances.first(), partner, body, signature).expectStatus().isCreated();
+		write(instances.second(), partner, body, signature).expectStatus()
 			.isUnauthorized()
 			.expectBody()
 			.jsonPath("$.code")
@@ -133,12 +114,12 @@ class SeveralInstancesIT extends IntegrationTest {
 	@Order(4)
 	void withRedisStoppedBothInstancesKeepAnsweringWithTheirOwnLimitsAndReportIt() {
 		Credentials partner = this.partners.onboard();
-		for (ServiceInstance instance : List.of(first, second)) {
+		for (ServiceInstance instance : List.of(instances.first(), instances.second())) {
 			health(instance, "rateLimitStore").jsonPath("$.status").isEqualTo("UP");
 			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(0.0);
 		}
-		redis.stop();
-		for (ServiceInstance instance : List.of(first, second)) {
+		instances.redis().stop();
+		for (ServiceInstance instance : List.of(instances.first(), instances.second())) {
 			for (int i = 1; i <= 60; i++) {
 				RateLimitHeaders limits = RateLimitHeaders.of(me(instance, partner.apiKey()).expectStatus()
 					.isOk()
@@ -159,18 +140,18 @@ class SeveralInstancesIT extends IntegrationTest {
 			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(1.0);
 			assertThat(metric(instance, "ratelimit_store_fallbacks_total")).isGreaterThanOrEqualTo(61.0);
 		}
-		redis.start();
+		instances.redis().start();
 		// Lettuce reconnects in the background; once an instance's pause after the
 		// failure has passed (on its clock) its next request uses Redis again
 		Credentials later = this.partners.onboard();
 		assertThat(eventually(Duration.ofSeconds(15), () -> {
-			for (ServiceInstance instance : List.of(first, second)) {
+			for (ServiceInstance instance : List.of(instances.first(), instances.second())) {
 				instance.clock().advance(RedisStore.RETRY_AFTER_FAILURE);
 				me(instance, later.apiKey()).expectStatus().isOk();
 			}
-			return isUp(first) && isUp(second);
+			return isUp(instances.first()) && isUp(instances.second());
 		})).isTrue();
-		for (ServiceInstance instance : List.of(first, second)) {
+		for (ServiceInstance instance : List.of(instances.first(), instances.second())) {
 			assertThat(metric(instance, "ratelimit_store_degraded")).isEqualTo(0.0);
 		}
 	}

@@ -3,23 +3,20 @@ package com.healthpartner.api.records;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.jayway.jsonpath.JsonPath;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
-import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.support.PartnerTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,23 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * outcome answers ({@code Record-Outcome}), what is stored, the refusals, idempotent
  * replays, and racing writers.
  */
-class ClientRecordIdsTest extends IntegrationTest {
-
-	@Autowired
-	private DatabaseClient db;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
+class ClientRecordIdsTest extends PartnerTest {
 
 	@Test
 	void aNewClientRecordIdIsCreatedAHigherVersionUpdatesItAndTheSameOrLowerChangesNothing() {
@@ -116,12 +97,9 @@ class ClientRecordIdsTest extends IntegrationTest {
 	@Test
 	void aClientRecordIdOfAnotherUserIsAConflictAndNothingIsWritten() {
 		post(metrics(this.user, "scale-3", 1, 70.0, null), 201, "created");
-		this.api.post(HealthApi.METRICS, this.partner.apiKey(), metrics("someone-else", "scale-3", 2, 80.0, null))
-			.expectStatus()
-			.isEqualTo(409)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("conflict")
+		Expect
+			.problem(this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+					metrics("someone-else", "scale-3", 2, 80.0, null)), HttpStatus.CONFLICT, "conflict")
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).contains("client_record_id"));
 		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", "someone-else"))
@@ -141,14 +119,11 @@ class ClientRecordIdsTest extends IntegrationTest {
 				{ "\"client_record_id\": \"a\", \"client_record_version\": 1.5", "client_record_version" },
 				{ "\"client_record_id\": \"a\", \"client_record_version\": 9007199254740992", "client_record_version" },
 				{ "\"client_record_id\": \"a\", \"client_record_version\": \"1\"", "client_record_version" } }) {
-			this.api
-				.post(HealthApi.METRICS, this.partner.apiKey(),
-						"{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}, " + bad[0] + "}")
-				.expectStatus()
-				.isBadRequest()
-				.expectBody()
-				.jsonPath("$.code")
-				.isEqualTo("validation_failed")
+			Expect
+				.problem(
+						this.api.post(HealthApi.METRICS, this.partner.apiKey(),
+								"{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}, " + bad[0] + "}"),
+						HttpStatus.BAD_REQUEST, "validation_failed")
 				.jsonPath("$.errors[*].field")
 				.isEqualTo(List.of(bad[1]));
 		}

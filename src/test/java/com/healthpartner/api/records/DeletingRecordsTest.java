@@ -3,14 +3,10 @@ package com.healthpartner.api.records;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.r2dbc.core.DatabaseClient;
-
 import com.healthpartner.api.support.HealthApi;
-import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,23 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * record id free again, a {@code deleted} audit event; unknown, another partner's or
  * already deleted records are {@code 404}; the write scope is needed.
  */
-class DeletingRecordsTest extends IntegrationTest {
-
-	@Autowired
-	private DatabaseClient db;
-
-	private HealthApi api;
-
-	private Credentials partner;
-
-	private String user;
-
-	@BeforeEach
-	void partner() {
-		this.api = new HealthApi(this.client);
-		this.partner = this.partners.onboard("loadtest");
-		this.user = "member-" + UUID.randomUUID();
-	}
+class DeletingRecordsTest extends PartnerTest {
 
 	@Test
 	void aDeletedMetricsRecordIsGoneFromReadsListsAndExportsAndItsClientRecordIdIsFree() {

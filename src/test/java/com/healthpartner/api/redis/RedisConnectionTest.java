@@ -29,7 +29,7 @@ class RedisConnectionTest {
 	void connectsWithoutChannelOptionWarnings(CapturedOutput output) {
 		RedisStore store = connected(URL);
 		try {
-			StepVerifier.create(store.ping()).expectNext(true).verifyComplete();
+			store.ping().as(StepVerifier::create).expectNext(true).verifyComplete();
 		}
 		finally {
 			store.stop();
@@ -43,16 +43,20 @@ class RedisConnectionTest {
 		RedisStore database0 = connected(URL);
 		String key = "redis-connection-test:" + System.nanoTime();
 		try {
-			StepVerifier.create(database5.call((redis) -> redis.set(key, "here"), () -> Mono.just("fallback")))
+			database5.call((redis) -> redis.set(key, "here"), () -> Mono.just("fallback"))
+				.as(StepVerifier::create)
 				.expectNext("OK")
 				.verifyComplete();
-			StepVerifier.create(database5.call((redis) -> redis.get(key), () -> Mono.just("fallback")))
+			database5.call((redis) -> redis.get(key), () -> Mono.just("fallback"))
+				.as(StepVerifier::create)
 				.expectNext("here")
 				.verifyComplete();
-			StepVerifier.create(database0.call((redis) -> redis.exists(key), () -> Mono.just(-1L)))
+			database0.call((redis) -> redis.exists(key), () -> Mono.just(-1L))
+				.as(StepVerifier::create)
 				.expectNext(0L)
 				.verifyComplete();
-			StepVerifier.create(database5.call((redis) -> redis.del(key), () -> Mono.just(-1L)))
+			database5.call((redis) -> redis.del(key), () -> Mono.just(-1L))
+				.as(StepVerifier::create)
 				.expectNext(1L)
 				.verifyComplete();
 		}
@@ -71,10 +75,15 @@ class RedisConnectionTest {
 	private RedisStore connected(String url) {
 		RedisStore store = new RedisStore(url, this.clock, new SimpleMeterRegistry());
 		store.start();
-		StepVerifier.create(Mono.defer(() -> {
+		Mono.defer(() -> {
 			this.clock.advance(RedisStore.RETRY_AFTER_FAILURE);
 			return store.ping();
-		}).filter(Boolean::booleanValue).repeatWhenEmpty(20, (tries) -> tries)).expectNext(true).verifyComplete();
+		})
+			.filter(Boolean::booleanValue)
+			.repeatWhenEmpty(20, (tries) -> tries)
+			.as(StepVerifier::create)
+			.expectNext(true)
+			.verifyComplete();
 		return store;
 	}
 

@@ -8,11 +8,13 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient.ResponseSpec;
 
+import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.Signatures;
@@ -21,9 +23,9 @@ import com.healthpartner.api.support.TestBeans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Contract section 8 as a partner experiences it: a correct signature opens the request,
- * anything else (wrong secret, stale or future timestamp, altered body or query, a
- * replayed write, a missing signature where it is required) is 401
+ * Signed requests (docs/api.md) as a partner experiences them: a correct signature opens
+ * the request, anything else (wrong secret, stale or future timestamp, altered body or
+ * query, a replayed write, a missing signature where it is required) is 401
  * {@code invalid_signature} and stores nothing.
  */
 class SignedRequestsTest extends IntegrationTest {
@@ -130,15 +132,9 @@ class SignedRequestsTest extends IntegrationTest {
 	void aPartnerThatMustSignIsRefusedUnsignedRequests() {
 		Credentials partner = this.partners.onboard();
 		this.partners.patch(partner.partnerId(), Map.of("signing_required", true));
-		this.client.get()
-			.uri("/api/v1/auth/me")
-			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isUnauthorized()
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("invalid_signature")
+		Expect
+			.problem(this.client.get().uri("/api/v1/auth/me").header("x-api-key", partner.apiKey()).exchange(),
+					HttpStatus.UNAUTHORIZED, "invalid_signature")
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).contains("must sign"));
 		get(partner, "/api/v1/auth/me", Signatures.sign(partner.apiSecret(), now(), "GET", "/api/v1/auth/me", ""))
@@ -161,12 +157,9 @@ class SignedRequestsTest extends IntegrationTest {
 	void aSignedBodyOverTheLimitIsTooLarge() {
 		Credentials partner = this.partners.onboard();
 		String body = TestBeans.writeBody("x".repeat(70_000));
-		post(partner, body, Signatures.sign(partner.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, body))
-			.expectStatus()
-			.isEqualTo(413)
-			.expectBody()
-			.jsonPath("$.code")
-			.isEqualTo("payload_too_large");
+		Expect.problem(
+				post(partner, body, Signatures.sign(partner.apiSecret(), now(), "POST", TestBeans.WRITE_PATH, body)),
+				HttpStatus.CONTENT_TOO_LARGE, "payload_too_large");
 	}
 
 	private long now() {

@@ -11,9 +11,9 @@ import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
 /**
- * The body rules of the contract: an answer's content type must be one its definition
- * documents, and its body must match that media type's schema (JSON as a whole, NDJSON
- * line by line); an answer documented without content has no body.
+ * The body rules of the OpenAPI document: an answer's content type must be one its
+ * definition documents, and its body must match that media type's schema (JSON as a
+ * whole, NDJSON line by line); an answer documented without content has no body.
  */
 final class AnswerBodies {
 

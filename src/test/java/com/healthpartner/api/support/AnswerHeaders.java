@@ -10,9 +10,9 @@ import java.util.Set;
 import org.springframework.http.HttpHeaders;
 
 /**
- * The header rules of the contract: every header of an answer but a short list of generic
- * HTTP ones must be documented on that answer, with a value its schema accepts, and every
- * required one must be there.
+ * The header rules of the OpenAPI document and docs/api.md: every header of an answer but
+ * a short list of generic HTTP ones must be documented on that answer, with a value its
+ * schema accepts, and every required one must be there.
  */
 final class AnswerHeaders {
 

@@ -66,7 +66,7 @@ class ContractValidationTest {
 			.isOk()
 			.returnResult(String.class)
 			.getResponseBody();
-		StepVerifier.create(lines)
+		lines.as(StepVerifier::create)
 			.thenConsumeWhile((line) -> true)
 			.expectErrorSatisfies((error) -> assertThat(violation(error)).hasMessageContaining("line 2")
 				.hasMessageContaining("partner_id"))

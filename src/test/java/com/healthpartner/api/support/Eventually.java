@@ -34,6 +34,22 @@ public final class Eventually {
 		return eventually(limit, condition, Boolean::booleanValue);
 	}
 
+	/**
+	 * Whether {@code condition} held at every look during {@code span}: for what must not
+	 * happen (a request that must keep waiting), looked at all along rather than once
+	 * after a pause.
+	 */
+	public static boolean throughout(Duration span, Supplier<Boolean> condition) {
+		Instant end = Instant.now().plus(span);
+		while (Instant.now().isBefore(end)) {
+			if (!condition.get()) {
+				return false;
+			}
+			pause();
+		}
+		return condition.get();
+	}
+
 	private static void pause() {
 		try {
 			Thread.sleep(PAUSE_MILLIS);

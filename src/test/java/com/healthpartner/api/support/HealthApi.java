@@ -55,6 +55,21 @@ public final class HealthApi {
 		return body;
 	}
 
+	/** Asks for the erasure of {@code user} and expects 202; returns the erasure. */
+	public Map<String, Object> erase(String apiKey, String user) {
+		Map<String, Object> body = this.client.delete()
+			.uri("/api/v1/health/users/{u}", user)
+			.header("x-api-key", apiKey)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody(MAP)
+			.returnResult()
+			.getResponseBody();
+		assertThat(body).isNotNull();
+		return body;
+	}
+
 	/** GETs a URI template with its values (values are encoded). */
 	public WebTestClient.ResponseSpec get(String apiKey, String uri, Object... values) {
 		return this.client.get().uri(uri, values).header("x-api-key", apiKey).exchange();

@@ -29,7 +29,7 @@ public abstract class IntegrationTest {
 	public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
 
 	/**
-	 * The contract's plans plus {@code loadtest}, for tests that send more than a default
+	 * The documented plans plus {@code loadtest}, for tests that send more than a default
 	 * partner's 60 requests a minute.
 	 */
 	public static final String PLANS = "default=60,enterprise=300,loadtest=1000000";

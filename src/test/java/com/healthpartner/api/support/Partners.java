@@ -38,17 +38,7 @@ public final class Partners {
 	}
 
 	public Credentials approve(String registrationId, Map<String, Object> request) {
-		Map<?, ?> body = admin(this.client.post().uri("/admin/v1/registrations/{id}/approve", registrationId))
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(request)
-			.exchange()
-			.expectStatus()
-			.isCreated()
-			.expectBody(Map.class)
-			.returnResult()
-			.getResponseBody();
-		assertThat(body).isNotNull();
-		return Credentials.of(body);
+		return credentials(this.client.post().uri("/admin/v1/registrations/{id}/approve", registrationId), request);
 	}
 
 	/**
@@ -67,8 +57,12 @@ public final class Partners {
 	}
 
 	public Credentials issueKey(String partnerId, Map<String, Object> request) {
-		Map<?, ?> body = admin(this.client.post().uri("/admin/v1/partners/{id}/keys", partnerId))
-			.contentType(MediaType.APPLICATION_JSON)
+		return credentials(this.client.post().uri("/admin/v1/partners/{id}/keys", partnerId), request);
+	}
+
+	/** The key and secret of an administrator's POST that issues them ({@code 201}). */
+	private Credentials credentials(WebTestClient.RequestBodySpec post, Map<String, Object> request) {
+		Map<?, ?> body = admin(post).contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(request)
 			.exchange()
 			.expectStatus()
@@ -76,6 +70,7 @@ public final class Partners {
 			.expectBody(Map.class)
 			.returnResult()
 			.getResponseBody();
+		assertThat(body).isNotNull();
 		return Credentials.of(body);
 	}
 

@@ -45,18 +45,7 @@ public final class SeparateJvmInstance implements AutoCloseable {
 		command.add("-cp");
 		command.add(Path.testClassPath());
 		command.add(HealthPartnerApplication.class.getName());
-		Map<String, Object> properties = ServiceInstance.properties(TestInfrastructure.postgres());
-		properties.put("server.port", port);
-		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(new File("target", name + ".log"))
-				.start();
-			return new SeparateJvmInstance(process, "http://localhost:" + port);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot start a service JVM", ex);
-		}
+		return run(name, port, command);
 	}
 
 	/**
@@ -74,6 +63,14 @@ public final class SeparateJvmInstance implements AutoCloseable {
 		command.addAll(jvmOptions);
 		command.add("-jar");
 		command.add(jar.getPath());
+		return run(name, port, command);
+	}
+
+	/**
+	 * Runs {@code command} with the shared test database's settings and {@code port}, its
+	 * output in {@code target/<name>.log}; returns at once.
+	 */
+	private static SeparateJvmInstance run(String name, int port, List<String> command) {
 		Map<String, Object> properties = ServiceInstance.properties(TestInfrastructure.postgres());
 		properties.put("server.port", port);
 		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
@@ -84,7 +81,7 @@ public final class SeparateJvmInstance implements AutoCloseable {
 			return new SeparateJvmInstance(process, "http://localhost:" + port);
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot start the service jar", ex);
+			throw new UncheckedIOException("Cannot start the service JVM " + name, ex);
 		}
 	}
 

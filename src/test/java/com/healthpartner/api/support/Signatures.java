@@ -9,8 +9,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Signs requests as a partner does (contract section 8), independently of the service's
- * code:
+ * Signs requests as a partner does (docs/api.md, Signed requests), independently of the
+ * service's code:
  * {@code x-signature: t=...,v1=hex(HMAC-SHA256(secret, t\nMETHOD\npath?query\nhex(sha256(body))))}.
  */
 public final class Signatures {

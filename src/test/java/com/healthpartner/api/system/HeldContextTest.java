@@ -14,7 +14,9 @@ class HeldContextTest {
 	@Test
 	void operatorsBehindTheHolderReadTheContextOfTheChain() {
 		Mono<String> read = Mono.deferContextual((context) -> Mono.just(context.get("request")));
-		StepVerifier.create(HeldContext.held(read).contextWrite(Context.of("request", "r-1")))
+		HeldContext.held(read)
+			.contextWrite(Context.of("request", "r-1"))
+			.as(StepVerifier::create)
 			.expectNext("r-1")
 			.verifyComplete();
 	}
@@ -23,9 +25,9 @@ class HeldContextTest {
 	void aContextWrittenAfterTheHolderIsSeenToo() {
 		Mono<String> read = Mono
 			.deferContextual((context) -> Mono.just(context.<String>get("request") + context.<String>get("partner")));
-		StepVerifier
-			.create(HeldContext.held(read.contextWrite(Context.of("partner", "/p-1")))
-				.contextWrite(Context.of("request", "r-1")))
+		HeldContext.held(read.contextWrite(Context.of("partner", "/p-1")))
+			.contextWrite(Context.of("request", "r-1"))
+			.as(StepVerifier::create)
 			.expectNext("r-1/p-1")
 			.verifyComplete();
 	}

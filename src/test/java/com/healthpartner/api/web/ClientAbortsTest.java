@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 import com.healthpartner.api.support.BufferLeaks;
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -34,6 +36,9 @@ class ClientAbortsTest extends IntegrationTest {
 
 	@Autowired
 	private DatabaseClient db;
+
+	@Autowired
+	private InFlightRequests inFlight;
 
 	@Test
 	void aClientClosingInTheMiddleOfABodyLeavesNoError(CapturedOutput output) throws Exception {
@@ -95,7 +100,9 @@ class ClientAbortsTest extends IntegrationTest {
 	private void assertServiceAnswersAndLoggedNoError(Credentials partner, BufferLeaks.Watch leaks,
 			CapturedOutput output, int from) throws InterruptedException {
 		// what the service does with the closed connections happens off this thread
-		Thread.sleep(1500);
+		assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> this.inFlight.handling() == 0))
+			.as("every handler of a closed connection has ended")
+			.isTrue();
 		new HealthApi(this.client).get(partner.apiKey(), "/api/v1/auth/me").expectStatus().isOk();
 		leaks.end();
 		String logged = output.getOut().substring(from);

@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code HEAD} is answered wherever {@code GET} is, with the same status and headers and
- * no body (contract §10), over raw sockets so that what the server really sends is seen:
- * a record, a page, an export, {@code /api/v1/auth/me}, the OpenAPI document, a missing
- * record, a missing scope. A {@code HEAD} of a record is audited as the read it reveals;
- * a {@code HEAD} of an export runs no export.
+ * no body (docs/api.md, The HTTP edge), over raw sockets so that what the server really
+ * sends is seen: a record, a page, an export, {@code /api/v1/auth/me}, the OpenAPI
+ * document, a missing record, a missing scope. A {@code HEAD} of a record is audited as
+ * the read it reveals; a {@code HEAD} of an export runs no export.
  */
 class HeadRequestsTest extends IntegrationTest {
 

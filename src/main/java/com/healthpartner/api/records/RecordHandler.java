@@ -1,0 +1,91 @@
+package com.healthpartner.api.records;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.crypto.Ids;
+import com.healthpartner.api.idempotency.Created;
+import com.healthpartner.api.idempotency.IdempotentCreates;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.listing.Listings;
+import com.healthpartner.api.problem.FieldErrors;
+
+/**
+ * The routes of one kind of record under {@code /api/v1/health/<resource>}: submit
+ * (create or update) a record, read or delete one, list or export a user's records.
+ */
+class RecordHandler {
+
+	private final RecordKind kind;
+
+	private final RecordRepository records;
+
+	private final Parts parts;
+
+	RecordHandler(RecordRepository records, Parts parts) {
+		this.kind = records.kind();
+		this.records = records;
+		this.parts = parts;
+	}
+
+	Mono<ServerResponse> create(ServerRequest request) {
+		UUID partnerId = Principals.of(request).partnerId();
+		return this.parts.bodies().readObject(request).flatMap((body) -> {
+			Instant now = this.parts.clock().instant();
+			FieldErrors errors = new FieldErrors();
+			String key = IdempotentCreates.key(request, errors);
+			RecordKind.Submitted submitted = this.kind.reader().read(body, now, errors);
+			ClientRecord client = ClientRecord.read(body, errors);
+			errors.throwIfAny();
+			RecordRow row = new RecordRow(Ids.random(), submitted.userId(), client.id(), client.version(),
+					this.parts.mapper().writeValueAsString(submitted.content()), submitted.recordedAt(),
+					Timestamps.truncate(now), Timestamps.truncate(now));
+			AuditActor actor = AuditActor.of(request, now);
+			return this.parts.creates()
+				.create(partnerId, this.kind.path(), key, body,
+						() -> RecordWrites.write(this.records, partnerId, row, client, actor)
+							.map((stored) -> new Created(stored.outcome(), this.kind.path() + "/" + stored.row().id(),
+									new RecordView(this.kind, stored.row()))));
+		});
+	}
+
+	Mono<ServerResponse> delete(ServerRequest request) {
+		UUID partnerId = Principals.of(request).partnerId();
+		UUID id = RecordIds.parse(request.pathVariable("id"), this.kind.noun());
+		return this.records.delete(partnerId, id, AuditActor.of(request, this.parts.clock().instant()))
+			.filter(Boolean::booleanValue)
+			.switchIfEmpty(Mono.error(() -> RecordIds.notFound(this.kind.noun(), id)))
+			.flatMap((deleted) -> ServerResponse.noContent().build());
+	}
+
+	Mono<ServerResponse> get(ServerRequest request) {
+		UUID partnerId = Principals.of(request).partnerId();
+		UUID id = RecordIds.parse(request.pathVariable("id"), this.kind.noun());
+		return this.records.find(partnerId, id)
+			.switchIfEmpty(Mono.error(() -> RecordIds.notFound(this.kind.noun(), id)))
+			.doOnNext((row) -> this.parts.audit().read(request, this.kind.resource(), row.userId(), 1))
+			.flatMap((row) -> this.parts.listings().one(new RecordView(this.kind, row)));
+	}
+
+	Mono<ServerResponse> list(ServerRequest request) {
+		return this.parts.lists().list(request, this.records);
+	}
+
+	/** What the handlers of every kind share. */
+	record Parts(JsonBodies bodies, IdempotentCreates creates, RecordLists lists, Listings listings, JsonMapper mapper,
+			Clock clock, AuditTrail audit) {
+	}
+
+}

@@ -1,0 +1,58 @@
+package com.healthpartner.api.records;
+
+import java.time.Clock;
+import java.util.List;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.Scopes;
+import com.healthpartner.api.audit.AuditTrail;
+import com.healthpartner.api.idempotency.IdempotentCreates;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.listing.Listings;
+import com.healthpartner.api.listing.LongReads;
+import com.healthpartner.api.system.DatabaseProperties;
+import com.healthpartner.api.web.Routes;
+
+import static org.springframework.web.reactive.function.server.RouterFunctions.route;
+
+/**
+ * The routes of every record kind (the {@link RecordKind} beans), each with the scope it
+ * needs: {@code GET}, {@code POST} on the list, {@code GET}, {@code DELETE} on a record.
+ */
+@Configuration(proxyBeanMethods = false)
+class RecordRoutes {
+
+	@Bean
+	RouterFunction<ServerResponse> recordKindRoutes(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
+			PageReads pageReads, DatabaseProperties database, JsonBodies bodies, IdempotentCreates creates,
+			RecordLists lists, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit) {
+		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, mapper, clock, audit);
+		return kinds.stream()
+			.map((kind) -> routes(kind,
+					new RecordHandler(new RecordRepository(kind, db, longReads, pageReads, database), parts)))
+			.reduce(RouterFunction::and)
+			.orElseThrow();
+	}
+
+	/** The routes of one kind, served by {@code handler}. */
+	static RouterFunction<ServerResponse> routes(RecordKind kind, RecordHandler handler) {
+		String path = kind.path();
+		return route().POST(path, handler::create)
+			.filter(Scopes.require(kind.write()))
+			.build()
+			.and(route().GET(path, handler::list).filter(Scopes.require(kind.read())).build())
+			.and(route().GET(path + "/{id}", handler::get).filter(Scopes.require(kind.read())).build())
+			.and(route().DELETE(path + "/{id}", handler::delete).filter(Scopes.require(kind.write())).build())
+			.and(Routes.otherMethods(path, HttpMethod.GET, HttpMethod.POST))
+			.and(Routes.otherMethods(path + "/{id}", HttpMethod.GET, HttpMethod.DELETE));
+	}
+
+}
