@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Turns one run of the shared harness (../shared/bench/run.sh) into the README's Performance table.
 
-usage: bench/compare.py RESULTS_DIR [TARGET]     (TARGET: the service's name in the run, default 'project')
+usage: bench/compare.py RESULTS_DIR [TARGET [OTHER...]]
+    TARGET: the service's name in the run (default 'project'); OTHER: targets shown beside it but not
+    counted as peers (e.g. an earlier build of the service run as an external target)
 
 For each workload and connection count: requests/s, p99 and CPU microseconds per request of every
-target, the service's ratio to the best peer (fastify, mvc, mvc-vt) and to pgbench, and whether the
+target, the service's ratio to the best peer (every other target of the run but pgbench and the OTHERs)
+and to pgbench, and whether the
 issue's goals hold (1.25 x the best peer's requests/s, a p99 below every peer's at 256 connections,
 POST metrics at 50 % of pgbench). CPU per request is the target's process tree's CPU seconds during
 the measured 20 s divided by its requests (the harness's cpu_app column).
@@ -13,22 +16,21 @@ import csv
 import os
 import sys
 
-PEERS = ("fastify", "mvc", "mvc-vt")
-
-
-def main(directory, target):
+def main(directory, target, others):
     with open(os.path.join(directory, "results.tsv")) as f:
         rows = [r for r in csv.DictReader(f, delimiter="\t") if r["phase"] == "measure"]
+    named = list(dict.fromkeys(r["target"] for r in rows))
+    PEERS = [t for t in named if t not in (target, "pgbench", *others)]
     by = {(r["target"], r["workload"], r["conns"]): r for r in rows}
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     header = "| workload | conns | " + " | ".join(
-        f"{t} req/s (p99 ms, CPU µs/req)" for t in (target, *PEERS, "pgbench")) + " | vs best peer | goals |"
+        f"{t} req/s (p99 ms, CPU µs/req)" for t in (target, *others, *PEERS, "pgbench")) + " | vs best peer | goals |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for workload in workloads:
         for conns in sorted({r["conns"] for r in rows if r["workload"] == workload}, key=int):
             cells = []
-            for t in (target, *PEERS, "pgbench"):
+            for t in (target, *others, *PEERS, "pgbench"):
                 r = by.get((t, workload, conns))
                 if r is None:
                     cells.append("—")
@@ -64,4 +66,4 @@ def main(directory, target):
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "project")
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "project", sys.argv[3:])

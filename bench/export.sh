@@ -142,7 +142,7 @@ copy_once() {
 }
 # The select COPY runs: the one the service runs for the export, as PostgreSQL saw it (read from
 # pg_stat_activity during a first export), with its two parameters (partner and user) written in.
-# Should it not be caught, the select of metric/MetricRepository.listSql as it was written here.
+# Should it not be caught, the select of records/RecordRepository.listSql for metrics as it was written here.
 export_once >/dev/null &
 EXPORTING=$!
 CAUGHT=
