@@ -7,6 +7,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -30,7 +32,12 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 @Configuration(proxyBeanMethods = false)
 class RecordRoutes {
 
+	/**
+	 * Right after the metric catalog's route, ahead of every other router: the routes are
+	 * tried in order, and these are the ones most requests take.
+	 */
 	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 	RouterFunction<ServerResponse> recordKindRoutes(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
 			PageReads pageReads, DatabaseProperties database, JsonBodies bodies, IdempotentCreates creates,
 			RecordLists lists, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit) {
