@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns one run of the shared harness (../shared/bench/run.sh) into the README's Performance table.
+"""Turns one run of the shared harness (../shared/bench/run.sh) into a table of docs/performance.md.
 
 usage: bench/compare.py RESULTS_DIR [TARGET [OTHER...]]
     TARGET: the service's name in the run (default 'project'); OTHER: targets shown beside it but not

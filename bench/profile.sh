@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the service's CPU per request under each hot-path workload, one at a time, and records a
-# JFR profile of each: the loop behind the figures in the README's Performance section. The
+# JFR profile of each: the loop behind the figures in docs/performance.md. The
 # side-by-side comparison with the peers is ../shared/bench/run.sh; this script is for one service.
 #
 #   bench/profile.sh [workload...]      workloads: post_metrics get_metrics get_assessments rate_limited
