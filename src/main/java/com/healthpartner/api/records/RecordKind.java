@@ -10,8 +10,8 @@ import com.healthpartner.api.problem.FieldErrors;
 /**
  * One kind of health record, all that tells it from the others: the routes, handler,
  * repository, list queries, write and page batches, erasure and change feed of every kind
- * are built from this descriptor (docs/architecture.md, Record kinds). A kind is a bean
- * in its own package, with the reader of its content.
+ * are built from this descriptor (docs/architecture.md, Record kinds). A kind is declared
+ * in its own package, with the reader of its content, and listed by {@code RecordKinds}.
  *
  * @param resource the path segment under {@code /api/v1/health/}, and the resource named
  * in the change feed and the audit trail ({@code metrics})

@@ -31,8 +31,9 @@ import com.healthpartner.api.web.Routes;
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
 
 /**
- * The routes of every record kind (the {@link RecordKind} beans), each with the scope it
- * needs: {@code GET}, {@code POST} on the list, {@code GET}, {@code DELETE} on a record.
+ * The routes of every record kind (the list of {@code RecordKinds}), each with the scope
+ * it needs: {@code GET}, {@code POST} on the list, {@code GET}, {@code DELETE} on a
+ * record.
  */
 @Configuration(proxyBeanMethods = false)
 class RecordRoutes {

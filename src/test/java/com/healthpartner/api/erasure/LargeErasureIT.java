@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 
-import com.healthpartner.api.metric.MetricKind;
+import com.healthpartner.api.metric.Metrics;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
@@ -93,7 +93,7 @@ class LargeErasureIT extends IntegrationTest {
 		long deleted;
 		do {
 			long start = System.nanoTime();
-			deleted = this.erasures.deleteRecords(row, MetricKind.METRICS, 1_000).block(Duration.ofSeconds(30));
+			deleted = this.erasures.deleteRecords(row, Metrics.KIND, 1_000).block(Duration.ofSeconds(30));
 			batchMillis.add((System.nanoTime() - start) / 1_000_000);
 		}
 		while (deleted == 1_000);

@@ -2,8 +2,8 @@ package com.healthpartner.api.support;
 
 import java.util.List;
 
-import com.healthpartner.api.assessment.AssessmentKind;
-import com.healthpartner.api.metric.MetricKind;
+import com.healthpartner.api.assessment.Assessments;
+import com.healthpartner.api.metric.Metrics;
 import com.healthpartner.api.records.RecordKind;
 
 /**
@@ -16,7 +16,7 @@ public final class Kinds {
 	}
 
 	public static List<RecordKind> all() {
-		return List.of(MetricKind.METRICS, AssessmentKind.ASSESSMENTS);
+		return List.of(Metrics.KIND, Assessments.KIND);
 	}
 
 	/** A valid body of a POST of {@code kind} for {@code user}. */
