@@ -18,14 +18,18 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 @Configuration(proxyBeanMethods = false)
 class MetricCatalogRoutes {
 
-	/** Before the records' routes, whose {@code {id}} would take {@code catalog}. */
+	/**
+	 * Before the records' routes, whose {@code {id}} would take {@code catalog}; tried
+	 * only by requests of its path, which every record request passes first.
+	 */
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE)
 	RouterFunction<ServerResponse> metricCatalog(Listings listings) {
 		String path = Metrics.KIND.path() + "/catalog";
-		return route().GET(path, (request) -> listings.page(new Page<>(MetricCatalog.entries(), null)))
-			.add(Routes.otherMethods(path, HttpMethod.GET))
-			.build();
+		return Routes.under(path,
+				route().GET(path, (request) -> listings.page(new Page<>(MetricCatalog.entries(), null)))
+					.add(Routes.otherMethods(path, HttpMethod.GET))
+					.build());
 	}
 
 }

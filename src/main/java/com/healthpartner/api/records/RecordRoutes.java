@@ -3,7 +3,6 @@ package com.healthpartner.api.records;
 import java.time.Clock;
 import java.util.List;
 
-import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
@@ -12,11 +11,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.http.server.PathContainer;
-import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RouterFunction;
-import org.springframework.web.reactive.function.server.RouterFunctions;
-import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import com.healthpartner.api.access.Scopes;
@@ -57,46 +52,10 @@ class RecordRoutes {
 
 	/**
 	 * The routes of one kind, served by {@code handler}, tried only by requests under the
-	 * kind's path: a request of another kind is turned away by one look at its path
-	 * rather than by each route's pattern in turn.
+	 * kind's path.
 	 */
 	static RouterFunction<ServerResponse> routes(RecordKind kind, RecordHandler handler) {
-		RouterFunction<ServerResponse> routes = kindRoutes(kind, handler);
-		List<String> segments = List.of(kind.path().substring(1).split("/"));
-		return new RouterFunction<>() {
-
-			@Override
-			public Mono<HandlerFunction<ServerResponse>> route(ServerRequest request) {
-				return under(request.requestPath().pathWithinApplication(), segments) ? routes.route(request)
-						: Mono.empty();
-			}
-
-			@Override
-			public void accept(RouterFunctions.Visitor visitor) {
-				routes.accept(visitor);
-			}
-
-		};
-	}
-
-	/**
-	 * Whether {@code path} begins with {@code segments}, each compared as a route's
-	 * pattern compares it (decoded, without matrix variables); separators are skipped, so
-	 * that whatever a route of the kind would match passes.
-	 */
-	private static boolean under(PathContainer path, List<String> segments) {
-		int next = 0;
-		for (PathContainer.Element element : path.elements()) {
-			if (next == segments.size()) {
-				return true;
-			}
-			if (element instanceof PathContainer.PathSegment segment) {
-				if (!segment.valueToMatch().equals(segments.get(next++))) {
-					return false;
-				}
-			}
-		}
-		return next == segments.size();
+		return Routes.under(kind.path(), kindRoutes(kind, handler));
 	}
 
 	private static RouterFunction<ServerResponse> kindRoutes(RecordKind kind, RecordHandler handler) {
