@@ -30,12 +30,16 @@ class RecordHandler {
 
 	private final RecordKind kind;
 
+	/** The kind's list path, made once ({@link RecordKind#path} builds it anew). */
+	private final String path;
+
 	private final RecordRepository records;
 
 	private final Parts parts;
 
 	RecordHandler(RecordRepository records, Parts parts) {
 		this.kind = records.kind();
+		this.path = this.kind.path();
 		this.records = records;
 		this.parts = parts;
 	}
@@ -54,9 +58,9 @@ class RecordHandler {
 					Timestamps.truncate(now), Timestamps.truncate(now));
 			AuditActor actor = AuditActor.of(request, now);
 			return this.parts.creates()
-				.create(partnerId, this.kind.path(), key, body,
+				.create(partnerId, this.path, key, body,
 						() -> RecordWrites.write(this.records, partnerId, row, client, actor)
-							.map((stored) -> new Created(stored.outcome(), this.kind.path() + "/" + stored.row().id(),
+							.map((stored) -> new Created(stored.outcome(), this.path + "/" + stored.row().id(),
 									new RecordView(this.kind, stored.row()))));
 		});
 	}
