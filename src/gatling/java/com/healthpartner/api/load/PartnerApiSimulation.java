@@ -47,6 +47,8 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * (following {@code next_cursor}) and a page of assessments;</li>
  * <li>exports: {@code exportUsers} users (at most 2: the per-partner cap of concurrent
  * exports) exporting the seeded metrics as NDJSON, every line counted;</li>
+ * <li>batches: {@code batchUsers} users each posting batches of {@code batchSize}
+ * metrics records, a member's day of readings a batch: every item {@code created};</li>
  * <li>the 429 path: {@code limitedUsers} users on a key of a low plan writing until
  * refused, then on: every answer {@code 201} or {@code 429 rate_limited} with
  * {@code Retry-After}.</li>
@@ -61,6 +63,8 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * ({@code LIMITED_PLAN}, default {@code default}) has the simulation register and approve
  * a partner on each plan first. Load: {@code users} ({@code USERS}, 8), {@code duration}
  * ({@code DURATION}, seconds, 60), {@code exportUsers} ({@code EXPORT_USERS}, 1),
+ * {@code batchUsers} ({@code BATCH_USERS}, 1), {@code batchSize} ({@code BATCH_SIZE}, 100,
+ * at most 1,000),
  * {@code limitedUsers} ({@code LIMITED_USERS}, 1), {@code seedRecords}
  * ({@code SEED_RECORDS}, 500), {@code maxFailedPercent} ({@code MAX_FAILED_PERCENT}, 0:
  * the run fails on any failed request).
@@ -84,6 +88,10 @@ public class PartnerApiSimulation extends Simulation {
 	private final int exportUsers = Integer.parseInt(setting("exportUsers", "EXPORT_USERS", "1"));
 
 	private final int limitedUsers = Integer.parseInt(setting("limitedUsers", "LIMITED_USERS", "1"));
+
+	private final int batchUsers = Integer.parseInt(setting("batchUsers", "BATCH_USERS", "1"));
+
+	private final int batchSize = Integer.parseInt(setting("batchSize", "BATCH_SIZE", "100"));
 
 	private final int seedRecords = Integer.parseInt(setting("seedRecords", "SEED_RECORDS", "500"));
 
@@ -116,6 +124,9 @@ public class PartnerApiSimulation extends Simulation {
 				limitedApiKey = onboard(adminToken, setting("limitedPlan", "LIMITED_PLAN", "default"));
 			}
 		}
+		if (this.batchSize < 1 || this.batchSize > 1000) {
+			throw new IllegalArgumentException("batchSize is 1 to 1000: a batch holds at most 1,000 records");
+		}
 		if (this.exportUsers > 2) {
 			throw new IllegalArgumentException("exportUsers is at most 2: a partner runs at most 2 exports at once "
 					+ "(more are refused with 429 by design)");
@@ -133,8 +144,11 @@ public class PartnerApiSimulation extends Simulation {
 			.injectClosed(constantConcurrentUsers(this.exportUsers).during(this.duration))
 			.protocols(partner);
 		PopulationBuilder refused = rateLimited().injectOpen(atOnceUsers(this.limitedUsers)).protocols(limitedPartner);
+		PopulationBuilder batches = batches()
+			.injectClosed(constantConcurrentUsers(this.batchUsers).during(this.duration))
+			.protocols(partner);
 
-		setUp(seeding.andThen(load, pages, exports, refused))
+		setUp(seeding.andThen(load, pages, exports, refused, batches))
 			.assertions(global().failedRequests().percent().lte(this.maxFailedPercent));
 	}
 
@@ -218,6 +232,18 @@ public class PartnerApiSimulation extends Simulation {
 	}
 
 	/**
+	 * Batches of {@code batchSize} metrics records of one member, every item created (no
+	 * client record ids): one request against the plan each.
+	 */
+	private ScenarioBuilder batches() {
+		return scenario("batches").exec(http("POST metrics batch").post(METRICS + "/batch")
+			.body(StringBody((session) -> batchBody(member(session), this.batchSize)))
+			.asJson()
+			.check(status().is(200), jsonPath("$.summary.created").ofInt().is(this.batchSize),
+					jsonPath("$.summary.failed").ofInt().is(0)));
+	}
+
+	/**
 	 * Writes until the low plan is used up, then goes on writing for the duration: every
 	 * answer is a {@code 201} or a {@code 429 rate_limited} problem with
 	 * {@code Retry-After}.
@@ -255,6 +281,14 @@ public class PartnerApiSimulation extends Simulation {
 		return "{\"user_id\":\"" + member + "\",\"metrics\":{\"weight\":" + (550 + random.nextInt(450)) / 10.0
 				+ ",\"resting_heart_rate\":" + random.nextInt(48, 80) + ",\"steps\":" + random.nextInt(20_000)
 				+ "},\"recorded_at\":\"" + recordedAt + "\"}";
+	}
+
+	private static String batchBody(String member, int size) {
+		StringBuilder body = new StringBuilder(size * 120).append("{\"records\":[");
+		for (int i = 0; i < size; i++) {
+			body.append((i > 0) ? "," : "").append(metricsBody(member, recently()));
+		}
+		return body.append("]}").toString();
 	}
 
 	private static String assessmentBody(String member, int n) {

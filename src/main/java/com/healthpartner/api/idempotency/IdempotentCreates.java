@@ -18,6 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -48,6 +49,9 @@ public class IdempotentCreates {
 	public static final String REPLAYED = "Idempotent-Replayed";
 
 	static final Duration RETENTION = Duration.ofHours(24);
+
+	/** The stored outcome of a batch's answer (a record's write stores its own). */
+	private static final String BATCH = "batch";
 
 	/**
 	 * How long a claim holds without an answer beyond the request deadline
@@ -107,6 +111,28 @@ public class IdempotentCreates {
 			return insert.get()
 				.flatMap((created) -> answer(created.outcome(), created.location(), encode(created.view()), false));
 		}
+		return once(partnerId, endpoint, key, body, insert);
+	}
+
+	/**
+	 * Runs {@code apply} (the writes of a batch's items, which write their own changes
+	 * and audit events) in one transaction, unless the key answers for it, and answers
+	 * {@code 200} with the results it gives. A batch that fails (the database gone, the
+	 * request's deadline passed) thus writes nothing at all, with or without a key.
+	 */
+	public Mono<ServerResponse> batch(UUID partnerId, String endpoint, String key, JsonNode body,
+			Supplier<Mono<JsonWritable>> apply) {
+		Supplier<Mono<Created>> insert = () -> apply.get().map((results) -> new Created(null, null, results));
+		if (key == null) {
+			return Mono.defer(insert)
+				.as(this.transaction::transactional)
+				.flatMap((created) -> answer(null, null, encode(created.view()), false));
+		}
+		return once(partnerId, endpoint, key, body, insert);
+	}
+
+	private Mono<ServerResponse> once(UUID partnerId, String endpoint, String key, JsonNode body,
+			Supplier<Mono<Created>> insert) {
 		KeyId id = new KeyId(partnerId, endpoint, key);
 		byte[] requestHash = CanonicalJson.sha256(body);
 		return claimOrAnswer(id, requestHash, insert, 3);
@@ -131,7 +157,8 @@ public class IdempotentCreates {
 			String body = encode(created.view());
 			String location = (created.outcome() == RecordOutcome.CREATED) ? created.location() : null;
 			return this.keys
-				.complete(id, claim, created.outcome().status().value(), location, body, created.outcome().value())
+				.complete(id, claim, status(created.outcome()).value(), location, body,
+						(created.outcome() != null) ? created.outcome().value() : BATCH)
 				.switchIfEmpty(Mono.error(IdempotentCreates::lostClaim))
 				.thenReturn(new Answer(created.outcome(), location, body));
 		}).as(this.transaction::transactional), (claim) -> Mono.empty(), (claim, failure) -> release(id, claim),
@@ -154,7 +181,8 @@ public class IdempotentCreates {
 		if (!stored.completed()) {
 			return inProgress();
 		}
-		return answer(RecordOutcome.of(stored.outcome()), stored.location(), stored.body(), true);
+		RecordOutcome outcome = BATCH.equals(stored.outcome()) ? null : RecordOutcome.of(stored.outcome());
+		return answer(outcome, stored.location(), stored.body(), true);
 	}
 
 	private static <T> Mono<T> inProgress() {
@@ -169,10 +197,18 @@ public class IdempotentCreates {
 				Map.of(HttpHeaders.RETRY_AFTER, "1"));
 	}
 
+	/** The answer's status: {@code outcome}'s, or {@code 200} for a batch (null). */
+	private static HttpStatus status(RecordOutcome outcome) {
+		return (outcome != null) ? outcome.status() : HttpStatus.OK;
+	}
+
+	/** The answer of a record's write, or of a batch when {@code outcome} is null. */
 	private Mono<ServerResponse> answer(RecordOutcome outcome, String location, String body, boolean replayed) {
-		ServerResponse.BodyBuilder response = ServerResponse.status(outcome.status())
-			.header(RecordOutcome.HEADER, outcome.value())
+		ServerResponse.BodyBuilder response = ServerResponse.status(status(outcome))
 			.contentType(MediaType.APPLICATION_JSON);
+		if (outcome != null) {
+			response.header(RecordOutcome.HEADER, outcome.value());
+		}
 		if (outcome == RecordOutcome.CREATED) {
 			response.location(URI.create(location));
 		}

@@ -24,13 +24,13 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
-import com.healthpartner.api.system.AppProperties;
 
 /**
  * Reads a request body as one JSON object, in the order docs/api.md gives: content type
- * (415), size (413, before anything is parsed), syntax, duplicate keys and depth (400
- * {@code malformed_json}). Numbers with a fraction or exponent are kept as exact decimals
- * so {@code 1e999} is seen as the non-finite value it is rather than silently rounded.
+ * (415), size (413, before anything is parsed; the route's limit, {@link BodyLimits}),
+ * syntax, duplicate keys and depth (400 {@code malformed_json}). Numbers with a fraction
+ * or exponent are kept as exact decimals so {@code 1e999} is seen as the non-finite value
+ * it is rather than silently rounded.
  */
 @Component
 public class JsonBodies {
@@ -39,9 +39,9 @@ public class JsonBodies {
 
 	private final JsonMapper strict;
 
-	private final int maxBytes;
+	private final BodyLimits limits;
 
-	JsonBodies(AppProperties properties) {
+	JsonBodies(BodyLimits limits) {
 		JsonFactory factory = JsonFactory.builder()
 			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 			.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
@@ -50,7 +50,7 @@ public class JsonBodies {
 			.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
 			.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
 			.build();
-		this.maxBytes = properties.maxBodyBytes();
+		this.limits = limits;
 	}
 
 	public Mono<ObjectNode> readObject(ServerRequest request) {
@@ -100,7 +100,7 @@ public class JsonBodies {
 			}
 		}
 		return LimitedBodies.read(request.body(BodyExtractors.toDataBuffers()),
-				request.headers().contentLength().orElse(-1), this.maxBytes);
+				request.headers().contentLength().orElse(-1), this.limits.of(request.path()));
 	}
 
 	private JsonNode parse(byte[] bytes) {

@@ -23,6 +23,11 @@ public final class FieldErrors {
 		return this.errors.stream().anyMatch((error) -> error.field().equals(field));
 	}
 
+	/** The errors collected, in the order they were added. */
+	public List<FieldError> list() {
+		return List.copyOf(this.errors);
+	}
+
 	public void throwIfAny() {
 		if (!this.errors.isEmpty()) {
 			throw ApiException.validation(this.errors);

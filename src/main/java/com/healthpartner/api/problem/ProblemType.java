@@ -46,7 +46,7 @@ public enum ProblemType {
 	CURSOR_EXPIRED(HttpStatus.GONE, "Cursor expired",
 			"The change-feed cursor points before the oldest change kept (changes are kept 30 days unless configured otherwise). Resync from the lists or the NDJSON export, then start the feed again without cursor."),
 	PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large",
-			"The request body is larger than the service accepts (64 KiB unless configured otherwise). Send smaller records."),
+			"The request body is larger than the service accepts (64 KiB, or 2 MiB for a batch, unless configured otherwise). Send smaller records or fewer in a batch."),
 	URI_TOO_LONG(HttpStatus.URI_TOO_LONG, "URI too long",
 			"The request line is longer than the service accepts (4096 characters of request target unless configured otherwise). Send fewer or shorter query parameters."),
 	UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",

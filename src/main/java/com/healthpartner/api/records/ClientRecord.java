@@ -59,10 +59,12 @@ public record ClientRecord(String id, Long version) {
 		return (checkedId != null) ? new ClientRecord(checkedId, checkedVersion) : NONE;
 	}
 
+	/** Why a client record id stored for another user is refused. */
+	static final String TAKEN = "is already used by a record of another user_id; a client record id names one record of one user";
+
 	/** The {@code 409} of a client record id stored for another user. */
 	public ApiException conflict() {
-		return new ApiException(ProblemType.CONFLICT, ID + " " + this.id
-				+ " is already used by a record of another user_id; a client record id names one record of one user");
+		return new ApiException(ProblemType.CONFLICT, ID + " " + this.id + " " + TAKEN);
 	}
 
 }

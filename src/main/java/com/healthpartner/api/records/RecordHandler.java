@@ -13,12 +13,10 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.audit.AuditTrail;
-import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.idempotency.Created;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.json.JsonBodies;
 import com.healthpartner.api.json.RecordIds;
-import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.problem.FieldErrors;
 
@@ -50,16 +48,12 @@ class RecordHandler {
 			Instant now = this.parts.clock().instant();
 			FieldErrors errors = new FieldErrors();
 			String key = IdempotentCreates.key(request, errors);
-			RecordKind.Submitted submitted = this.kind.reader().read(body, now, errors);
-			ClientRecord client = ClientRecord.read(body, errors);
+			RecordKind.Posted posted = this.kind.post(body, now, errors, this.parts.mapper());
 			errors.throwIfAny();
-			RecordRow row = new RecordRow(Ids.random(), submitted.userId(), client.id(), client.version(),
-					this.parts.mapper().writeValueAsString(submitted.content()), submitted.recordedAt(),
-					Timestamps.truncate(now), Timestamps.truncate(now));
 			AuditActor actor = AuditActor.of(request, now);
 			return this.parts.creates()
 				.create(partnerId, this.path, key, body,
-						() -> RecordWrites.write(this.records, partnerId, row, client, actor)
+						() -> RecordWrites.write(this.records, partnerId, posted.row(), posted.client(), actor)
 							.map((stored) -> new Created(stored.outcome(), this.path + "/" + stored.row().id(),
 									new RecordView(this.kind, stored.row()))));
 		});

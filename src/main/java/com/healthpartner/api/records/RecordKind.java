@@ -2,9 +2,12 @@ package com.healthpartner.api.records;
 
 import java.time.Instant;
 
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import com.healthpartner.api.access.Scope;
+import com.healthpartner.api.crypto.Ids;
+import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.problem.FieldErrors;
 
 /**
@@ -55,6 +58,27 @@ public record RecordKind(String resource, String noun, String table, String cont
 	/** The column of {@code user_erasures} that counts the kind's erased records. */
 	public String erasureCounter() {
 		return this.resource + "_deleted";
+	}
+
+	/**
+	 * A posted body (of the single POST, or an item of a batch) as the row to store and
+	 * its client record id; null when a field was bad, each added to {@code errors}
+	 * (which may hold errors of the request already). {@code now} is when the service
+	 * received the request.
+	 */
+	Posted post(ObjectNode body, Instant now, FieldErrors errors, JsonMapper mapper) {
+		Submitted submitted = this.reader.read(body, now, errors);
+		ClientRecord client = ClientRecord.read(body, errors);
+		if (!errors.isEmpty()) {
+			return null;
+		}
+		Instant at = Timestamps.truncate(now);
+		return new Posted(new RecordRow(Ids.random(), submitted.userId(), client.id(), client.version(),
+				mapper.writeValueAsString(submitted.content()), submitted.recordedAt(), at, at), client);
+	}
+
+	/** A posted record, checked, with its client record id. */
+	record Posted(RecordRow row, ClientRecord client) {
 	}
 
 	/** Checks the body of a POST and reads what it submits. */

@@ -93,6 +93,16 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 		return this.writes.write(partnerId, row, actor);
 	}
 
+	/**
+	 * The upserts of a batch's items ({@code rows}, whose client record ids all differ),
+	 * in one statement of their own on the caller's transaction, each as {@link #upsert}
+	 * writes it: the written record of each row, in order, null where nothing was
+	 * written.
+	 */
+	Mono<List<Written<RecordRow>>> upsertTogether(UUID partnerId, List<RecordRow> rows, AuditActor actor) {
+		return this.writes.writeTogether(partnerId, rows, actor);
+	}
+
 	/** Binds the batch's {@code recorded_at}, as a time and as the API writes it. */
 	private static GenericExecuteSpec bindRecordedAt(GenericExecuteSpec spec, List<Pending<RecordRow>> batch) {
 		Instant[] recordedAts = new Instant[batch.size()];

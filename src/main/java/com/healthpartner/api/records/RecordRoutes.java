@@ -20,6 +20,7 @@ import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.json.JsonBodies;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.listing.LongReads;
+import com.healthpartner.api.system.BatchProperties;
 import com.healthpartner.api.system.DatabaseProperties;
 import com.healthpartner.api.web.Routes;
 
@@ -27,8 +28,8 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 
 /**
  * The routes of every record kind (the list of {@code RecordKinds}), each with the scope
- * it needs: {@code GET}, {@code POST} on the list, {@code GET}, {@code DELETE} on a
- * record.
+ * it needs: {@code GET}, {@code POST} on the list, {@code POST} of a batch, {@code GET},
+ * {@code DELETE} on a record.
  */
 @Configuration(proxyBeanMethods = false)
 class RecordRoutes {
@@ -41,28 +42,32 @@ class RecordRoutes {
 	@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 	RouterFunction<ServerResponse> recordKindRoutes(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
 			PageReads pageReads, DatabaseProperties database, JsonBodies bodies, IdempotentCreates creates,
-			RecordLists lists, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit) {
+			RecordLists lists, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit,
+			BatchProperties batchLimits) {
 		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, mapper, clock, audit);
-		return kinds.stream()
-			.map((kind) -> routes(kind,
-					new RecordHandler(new RecordRepository(kind, db, longReads, pageReads, database), parts)))
-			.reduce(RouterFunction::and)
-			.orElseThrow();
+		return kinds.stream().map((kind) -> {
+			RecordRepository records = new RecordRepository(kind, db, longReads, pageReads, database);
+			return routes(kind, new RecordHandler(records, parts), new RecordBatches(records, parts, batchLimits));
+		}).reduce(RouterFunction::and).orElseThrow();
 	}
 
 	/**
-	 * The routes of one kind, served by {@code handler}, tried only by requests under the
-	 * kind's path.
+	 * The routes of one kind, served by {@code handler} and {@code batches}, tried only
+	 * by requests under the kind's path.
 	 */
-	static RouterFunction<ServerResponse> routes(RecordKind kind, RecordHandler handler) {
-		return Routes.under(kind.path(), kindRoutes(kind, handler));
+	static RouterFunction<ServerResponse> routes(RecordKind kind, RecordHandler handler, RecordBatches batches) {
+		return Routes.under(kind.path(), kindRoutes(kind, handler, batches));
 	}
 
-	private static RouterFunction<ServerResponse> kindRoutes(RecordKind kind, RecordHandler handler) {
+	private static RouterFunction<ServerResponse> kindRoutes(RecordKind kind, RecordHandler handler,
+			RecordBatches batches) {
 		String path = kind.path();
+		// the batch's path before /{id}, which it would otherwise match
 		return route().POST(path, handler::create)
 			.filter(Scopes.require(kind.write()))
 			.build()
+			.and(route().POST(path + "/batch", batches::create).filter(Scopes.require(kind.write())).build())
+			.and(Routes.otherMethods(path + "/batch", HttpMethod.POST))
 			.and(route().GET(path, handler::list).filter(Scopes.require(kind.read())).build())
 			.and(route().GET(path + "/{id}", handler::get).filter(Scopes.require(kind.read())).build())
 			.and(route().DELETE(path + "/{id}", handler::delete).filter(Scopes.require(kind.write())).build())

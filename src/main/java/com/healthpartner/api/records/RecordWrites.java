@@ -32,20 +32,40 @@ public final class RecordWrites {
 	private static <R extends RecordStore.Stored> Mono<Outcome<R>> write(RecordStore<R> store, UUID partnerId, R row,
 			ClientRecord client, AuditActor actor, int attempts) {
 		return store.upsert(partnerId, row, actor)
-			.map((written) -> new Outcome<>(written.inserted() ? RecordOutcome.CREATED : RecordOutcome.UPDATED,
-					written.row()))
-			.switchIfEmpty(Mono.defer(() -> (client.id() == null || attempts == 0)
-					? Mono.error(() -> new IllegalStateException("A record write stored nothing"))
-					: store.byClientId(partnerId, client.id()).flatMap((existing) -> {
-						if (!existing.visible()) {
-							return store.deleteErased(partnerId, existing.row().id())
-								.then(write(store, partnerId, row, client, actor, attempts - 1));
-						}
-						if (!existing.row().userId().equals(row.userId())) {
-							return Mono.error(client.conflict());
-						}
-						return Mono.just(new Outcome<>(RecordOutcome.UNCHANGED, existing.row()));
-					}).switchIfEmpty(Mono.defer(() -> write(store, partnerId, row, client, actor, attempts - 1)))));
+			.map(RecordWrites::outcome)
+			.switchIfEmpty(Mono.defer(() -> notWritten(store, partnerId, row, client, actor, attempts)));
+	}
+
+	/** The outcome of a write that wrote its record. */
+	static <R> Outcome<R> outcome(RecordStore.Written<R> written) {
+		return new Outcome<>(written.inserted() ? RecordOutcome.CREATED : RecordOutcome.UPDATED, written.row());
+	}
+
+	/**
+	 * The rest of the flow after an upsert of {@code row} wrote nothing (also for the
+	 * items of a batch, whose upserts run together): the record under the client record
+	 * id decides, as above.
+	 */
+	static <R extends RecordStore.Stored> Mono<Outcome<R>> notWritten(RecordStore<R> store, UUID partnerId, R row,
+			ClientRecord client, AuditActor actor) {
+		return notWritten(store, partnerId, row, client, actor, RETRIES);
+	}
+
+	private static <R extends RecordStore.Stored> Mono<Outcome<R>> notWritten(RecordStore<R> store, UUID partnerId,
+			R row, ClientRecord client, AuditActor actor, int attempts) {
+		if (client.id() == null || attempts == 0) {
+			return Mono.error(() -> new IllegalStateException("A record write stored nothing"));
+		}
+		return store.byClientId(partnerId, client.id()).flatMap((existing) -> {
+			if (!existing.visible()) {
+				return store.deleteErased(partnerId, existing.row().id())
+					.then(write(store, partnerId, row, client, actor, attempts - 1));
+			}
+			if (!existing.row().userId().equals(row.userId())) {
+				return Mono.<Outcome<R>>error(client.conflict());
+			}
+			return Mono.just(new Outcome<>(RecordOutcome.UNCHANGED, existing.row()));
+		}).switchIfEmpty(Mono.defer(() -> write(store, partnerId, row, client, actor, attempts - 1)));
 	}
 
 	/** What a write did, and the record as stored. */

@@ -96,6 +96,27 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	}
 
 	/**
+	 * Writes {@code rows} of one partner in one statement of their own (the items of a
+	 * batch, whose client record ids are all different), on the caller's transaction:
+	 * each row's written record, in the order of {@code rows}, null where the upsert
+	 * wrote nothing.
+	 */
+	public Mono<List<Written<R>>> writeTogether(UUID partnerId, List<R> rows, AuditActor actor) {
+		List<Pending<R>> batch = new ArrayList<>(rows.size());
+		for (R row : rows) {
+			batch.add(new Pending<>(partnerId, row, actor, null));
+		}
+		return execute(batch).collectList().map((returned) -> {
+			Map<Object, Written<R>> byKey = byKey(returned);
+			List<Written<R>> written = new ArrayList<>(rows.size());
+			for (R row : rows) {
+				written.add(byKey.get(key(partnerId, row)));
+			}
+			return written;
+		});
+	}
+
+	/**
 	 * The next statement's writes, in the order they came, without a second write of one
 	 * client record id (it waits for the next statement), at most {@link #MAX_BATCH}.
 	 */
@@ -124,14 +145,20 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	 */
 	private Mono<Void> run(List<Pending<R>> batch) {
 		return execute(batch).collectList().doOnNext((rows) -> {
-			Map<Object, Written<R>> byKey = new HashMap<>(rows.size() * 2);
-			for (Returned<R> row : rows) {
-				byKey.put(key(row.partnerId(), row.written().row()), row.written());
-			}
+			Map<Object, Written<R>> byKey = byKey(rows);
 			for (Pending<R> write : batch) {
 				write.outcome(byKey.get(key(write.partnerId(), write.row())));
 			}
 		}).then();
+	}
+
+	/** The rows a statement wrote, by the key of their write. */
+	private Map<Object, Written<R>> byKey(List<Returned<R>> rows) {
+		Map<Object, Written<R>> byKey = new HashMap<>(rows.size() * 2);
+		for (Returned<R> row : rows) {
+			byKey.put(key(row.partnerId(), row.written().row()), row.written());
+		}
+		return byKey;
 	}
 
 	private Object key(UUID partnerId, R row) {

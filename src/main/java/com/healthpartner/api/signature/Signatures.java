@@ -18,7 +18,7 @@ import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.crypto.Digests;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
-import com.healthpartner.api.system.AppProperties;
+import com.healthpartner.api.json.BodyLimits;
 
 /**
  * Check 4 (docs/api.md, Signed requests), after the rate limit: a request that carries
@@ -45,13 +45,13 @@ public class Signatures {
 
 	private final Clock clock;
 
-	private final int maxBodyBytes;
+	private final BodyLimits limits;
 
-	Signatures(SigningKeys keys, ReplayGuard replays, Clock clock, AppProperties properties) {
+	Signatures(SigningKeys keys, ReplayGuard replays, Clock clock, BodyLimits limits) {
 		this.keys = keys;
 		this.replays = replays;
 		this.clock = clock;
-		this.maxBodyBytes = properties.maxBodyBytes();
+		this.limits = limits;
 	}
 
 	/**
@@ -79,7 +79,7 @@ public class Signatures {
 			return Mono.error(invalid("The signature's timestamp t=" + signature.timestamp()
 					+ " is more than 300 s away from server time (" + now.getEpochSecond() + ")"));
 		}
-		return BufferedBody.read(request, this.maxBodyBytes).flatMap((body) -> {
+		return BufferedBody.read(request, this.limits.of(request.getPath().value())).flatMap((body) -> {
 			byte[] expected = Digests.hmacSha256(this.keys.of(principal),
 					message(signature.timestamp(), request, body));
 			boolean matches = false;

@@ -33,6 +33,7 @@ import com.healthpartner.client.model.ApproveRequest;
 import com.healthpartner.client.model.Assessment;
 import com.healthpartner.client.model.AssessmentPage;
 import com.healthpartner.client.model.AssessmentRequest;
+import com.healthpartner.client.model.BatchItemRefused;
 import com.healthpartner.client.model.Change;
 import com.healthpartner.client.model.ChangePage;
 import com.healthpartner.client.model.Erasure;
@@ -42,6 +43,9 @@ import com.healthpartner.client.model.Me;
 import com.healthpartner.client.model.MetricCatalog;
 import com.healthpartner.client.model.MetricDefinition;
 import com.healthpartner.client.model.Metrics;
+import com.healthpartner.client.model.MetricsBatchItemStored;
+import com.healthpartner.client.model.MetricsBatchRequest;
+import com.healthpartner.client.model.MetricsBatchResults;
 import com.healthpartner.client.model.MetricsPage;
 import com.healthpartner.client.model.MetricsRecord;
 import com.healthpartner.client.model.MetricsRequest;
@@ -171,6 +175,42 @@ class GeneratedClientJourneyTest extends IntegrationTest {
 		assertThat(problem.getCode()).isEqualTo(ProblemCode.VALIDATION_FAILED);
 		assertThat(problem.getErrors()).extracting(FieldError::getField).containsExactly("metrics.weight");
 		assertThat(metrics.listMetrics(user, null, null, null, null).getData()).hasSize(2);
+	}
+
+	/**
+	 * A batch through the generated models: one result per item, in order, a refused item
+	 * beside the stored ones, the summary, and the stored records read back.
+	 */
+	@Test
+	void aBatchThroughTheGeneratedClient() throws Exception {
+		IssuedCredentials credentials = onboard();
+		MetricsApi metrics = new MetricsApi(partner(credentials));
+		String user = "member-" + UUID.randomUUID();
+		MetricsBatchResults answer = metrics.createMetricsBatch(new MetricsBatchRequest().records(List.of(
+				new MetricsRequest().userId(user)
+					.clientRecordId("scale-1")
+					.metrics(new Metrics().weight(new BigDecimal("70"))),
+				new MetricsRequest().userId(user).metrics(new Metrics().weight(new BigDecimal("900"))),
+				new MetricsRequest().userId(user)
+					.clientRecordId("scale-1")
+					.clientRecordVersion(2L)
+					.metrics(new Metrics().weight(new BigDecimal("71"))))),
+				UUID.randomUUID().toString());
+
+		MetricsBatchItemStored created = answer.getResults().get(0).getMetricsBatchItemStored();
+		assertThat(created.getOutcome()).isEqualTo(MetricsBatchItemStored.OutcomeEnum.CREATED);
+		assertThat(created.getStatus()).isEqualTo(MetricsBatchItemStored.StatusEnum.NUMBER_201);
+		BatchItemRefused refused = answer.getResults().get(1).getBatchItemRefused();
+		assertThat(refused.getIndex()).isEqualTo(1);
+		assertThat(refused.getErrors()).extracting(FieldError::getField).containsExactly("metrics.weight");
+		MetricsBatchItemStored updated = answer.getResults().get(2).getMetricsBatchItemStored();
+		assertThat(updated.getOutcome()).isEqualTo(MetricsBatchItemStored.OutcomeEnum.UPDATED);
+		assertThat(updated.getRecord().getId()).isEqualTo(created.getRecord().getId());
+		assertThat(answer.getSummary().getCreated()).isEqualTo(1);
+		assertThat(answer.getSummary().getUpdated()).isEqualTo(1);
+		assertThat(answer.getSummary().getFailed()).isEqualTo(1);
+		assertThat(metrics.getMetrics(created.getRecord().getId().toString()).getMetrics().getWeight())
+			.isEqualByComparingTo("71");
 	}
 
 	/**

@@ -36,6 +36,8 @@ class RecordRoutesTest {
 
 	private final RecordHandler handler = mock(RecordHandler.class);
 
+	private final RecordBatches batches = mock(RecordBatches.class);
+
 	private Set<Scope> scopes = EnumSet.allOf(Scope.class);
 
 	private WebTestClient client(RecordKind kind) {
@@ -43,7 +45,8 @@ class RecordRoutesTest {
 		when(this.handler.list(any())).thenReturn(ServerResponse.ok().bodyValue("list"));
 		when(this.handler.get(any())).thenReturn(ServerResponse.ok().bodyValue("one"));
 		when(this.handler.delete(any())).thenReturn(ServerResponse.noContent().build());
-		return WebTestClient.bindToRouterFunction(RecordRoutes.routes(kind, this.handler))
+		when(this.batches.create(any())).thenReturn(ServerResponse.ok().bodyValue("batch"));
+		return WebTestClient.bindToRouterFunction(RecordRoutes.routes(kind, this.handler, this.batches))
 			.handlerStrategies(HandlerStrategies.builder().webFilter((exchange, chain) -> {
 				exchange.getAttributes()
 					.put(ApiPrincipal.ATTRIBUTE, new ApiPrincipal(UUID.randomUUID(), "Iron Gym", "default",
@@ -58,6 +61,7 @@ class RecordRoutesTest {
 	void eachPathAndMethodReachesItsHandler(RecordKind kind) {
 		WebTestClient client = client(kind);
 		client.post().uri(kind.path()).exchange().expectStatus().isCreated();
+		client.post().uri(kind.path() + "/batch").exchange().expectBody(String.class).isEqualTo("batch");
 		client.get().uri(kind.path() + "?user_id=u1").exchange().expectBody(String.class).isEqualTo("list");
 		client.get().uri(kind.path() + "/" + UUID.randomUUID()).exchange().expectBody(String.class).isEqualTo("one");
 		client.delete().uri(kind.path() + "/" + UUID.randomUUID()).exchange().expectStatus().isNoContent();
@@ -72,8 +76,10 @@ class RecordRoutesTest {
 			.jsonPath("$.detail")
 			.value((detail) -> assertThat((String) detail).contains(kind.write().value()));
 		client.delete().uri(kind.path() + "/" + UUID.randomUUID()).exchange().expectStatus().isForbidden();
+		client.post().uri(kind.path() + "/batch").exchange().expectStatus().isForbidden();
 		verify(this.handler, never()).create(any());
 		verify(this.handler, never()).delete(any());
+		verify(this.batches, never()).create(any());
 	}
 
 	@ParameterizedTest
@@ -96,6 +102,10 @@ class RecordRoutesTest {
 			.jsonPath("$.code")
 			.isEqualTo("method_not_allowed");
 		Expect.notAllowed(client.patch().uri(kind.path() + "/" + UUID.randomUUID()).exchange(), "DELETE, GET");
+		// not a record's id: the batch's path takes POST only
+		Expect.notAllowed(client.get().uri(kind.path() + "/batch").exchange(), "POST");
+		Expect.notAllowed(client.delete().uri(kind.path() + "/batch").exchange(), "POST");
+		verify(this.handler, never()).get(any());
 	}
 
 }

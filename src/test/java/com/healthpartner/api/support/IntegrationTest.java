@@ -68,6 +68,8 @@ public abstract class IntegrationTest {
 		this.client = WebTestClient.bindToServer()
 			.baseUrl("http://localhost:" + this.port)
 			.responseTimeout(Duration.ofSeconds(30))
+			// the answer of a batch of 1,000 records is larger than the default 256 KiB
+			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
 			.filter(ContractValidation.filter())
 			.build();
 		this.partners = new Partners(this.client);
