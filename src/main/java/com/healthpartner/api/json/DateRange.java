@@ -3,11 +3,8 @@ package com.healthpartner.api.json;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -33,12 +30,6 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 	public static final DateRange ANY = new DateRange(null, null, false);
 
 	private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-
-	// RFC 3339: four-digit year, seconds required, fraction optional, Z or an offset; T
-	// and
-	// Z may be lowercase (RFC 3339, section 5.6)
-	private static final Pattern DATE_TIME = Pattern
-		.compile("\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 
 	/** Both parameters of a request; a bad one is added to {@code errors}. */
 	public static DateRange of(ServerRequest request, FieldErrors errors) {
@@ -77,18 +68,7 @@ public record DateRange(Instant from, Instant until, boolean reversed) {
 	 * either case; empty when it is not one.
 	 */
 	public static Optional<Instant> parseDateTime(String value) {
-		if (!DATE_TIME.matcher(value).matches()) {
-			return Optional.empty();
-		}
-		try {
-			// the pattern let through only digits, signs and the letters T and Z
-			return Optional
-				.of(OffsetDateTime.parse(value.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-					.toInstant());
-		}
-		catch (DateTimeException ex) {
-			return Optional.empty();
-		}
+		return Optional.ofNullable(DateTimes.parse(value));
 	}
 
 	private static Optional<Instant> bound(String value, boolean end, String name, FieldErrors errors) {
