@@ -3,8 +3,10 @@
 # STDIN` (psql, ROWS rows into a table made `LIKE metric_records INCLUDING ALL`: the same columns,
 # defaults, indexes and checks, in the service's database), then the rows/s of
 # `POST /api/v1/health/metrics/batch` with BATCH records a request from CONNECTIONS connections for
-# DURATION seconds (wrk, bench/wrk/post_metrics_batch.lua), each beside COPY's. Nothing is asserted;
-# it prints numbers.
+# DURATION seconds (wrk, bench/wrk/post_metrics_batch.lua), twice: records of BATCH users (a nightly
+# sync of many members, a record each) and of BATCH / 50 users (wearables' syncs, 50 readings of a
+# member each; the audit trail has an event per user of a statement), each beside COPY's. Nothing is
+# asserted; it prints numbers.
 #
 #   bench/ingest.sh
 #
@@ -60,22 +62,38 @@ rm -f "$OUT/copy.csv"
 log "COPY: $COPIED rows, $COPY_RATE rows/s"
 
 log "warm-up: batches of $BATCH for ${WARMUP}s"
+export USERS_PER_BATCH=$BATCH
 wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
-BEFORE=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
-log "batches of $BATCH from $CONNECTIONS connections for ${DURATION}s"
-START=$(now)
-wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
-	| tee "$OUT/batches.txt" >&2
-END=$(now)
-AFTER=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
-BATCH_RATE=$(rate "$((AFTER - BEFORE))" "$START" "$END")
-OTHERS=$(grep -Eo 'Non-2xx or 3xx responses: [0-9]+' "$OUT/batches.txt" | grep -Eo '[0-9]+$' || echo 0)
+
+# batches USERS: BATCH records of USERS users a request; sets ROWS_STORED, BATCH_RATE, OTHERS, P99
+batches() {
+	export USERS_PER_BATCH=$1
+	local before after start end
+	before=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
+	log "batches of $BATCH records of $1 users from $CONNECTIONS connections for ${DURATION}s"
+	start=$(now)
+	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
+		| tee "$OUT/batches-$1-users.txt" >&2
+	end=$(now)
+	after=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
+	ROWS_STORED=$((after - before))
+	BATCH_RATE=$(rate "$ROWS_STORED" "$start" "$end")
+	OTHERS=$(grep -Eo 'Non-2xx or 3xx responses: [0-9]+' "$OUT/batches-$1-users.txt" | grep -Eo '[0-9]+$' || echo 0)
+	P99=$(awk '$1 == "99%" { print $2 }' "$OUT/batches-$1-users.txt")
+}
+share() { python3 -c "print(round(100 * $1 / $COPY_RATE))"; }
+# a nightly sync of many members (a record each), then wearables' syncs (50 readings of a member each)
+batches "$BATCH"
+MANY="| batches of $BATCH records of $BATCH users, $CONNECTIONS connections, ${DURATION}s ($ROWS_STORED rows stored, $OTHERS answers other than 2xx, p99 $P99) | $BATCH_RATE | $(share "$BATCH_RATE") % |"
+batches $((BATCH / 50 > 0 ? BATCH / 50 : 1))
+FEW="| batches of $BATCH records of $((BATCH / 50 > 0 ? BATCH / 50 : 1)) users, $CONNECTIONS connections, ${DURATION}s ($ROWS_STORED rows stored, $OTHERS answers other than 2xx, p99 $P99) | $BATCH_RATE | $(share "$BATCH_RATE") % |"
 
 {
 	echo
 	echo "| workload | rows/s | share of COPY's |"
 	echo "|---|---|---|"
 	echo "| COPY of $COPIED rows (psql \\copy) | $COPY_RATE | 100 % |"
-	echo "| batches of $BATCH, $CONNECTIONS connections, ${DURATION}s ($((AFTER - BEFORE)) rows stored, $OTHERS answers other than 2xx) | $BATCH_RATE | $(python3 -c "print(round(100 * $BATCH_RATE / $COPY_RATE))") % |"
+	echo "$MANY"
+	echo "$FEW"
 	echo "| one import of $ROWS lines | not built yet (POST /api/v1/health/imports) | — |"
 } | tee "$OUT/summary.md"

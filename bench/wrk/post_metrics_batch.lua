@@ -1,7 +1,9 @@
 -- POST /api/v1/health/metrics/batch with BATCH records a request (default 500), each a new record of
--- one of 1,000 users per thread; bench/ingest.sh sets KEY and BATCH. wrk counts answers other than 2xx.
+-- one of USERS_PER_BATCH users (default BATCH: a user each); bench/ingest.sh sets KEY, BATCH and
+-- USERS_PER_BATCH. wrk counts answers other than 2xx.
 local key = os.getenv("KEY")
 local size = tonumber(os.getenv("BATCH") or "500")
+local users = tonumber(os.getenv("USERS_PER_BATCH") or tostring(size))
 local bodies = {}
 local next_body = 1
 
@@ -14,7 +16,7 @@ function init(args)
 	for b = 1, 16 do
 		local items = {}
 		for i = 1, size do
-			local user = "ingest-" .. id .. "-" .. ((b * size + i) % 1000)
+			local user = "ingest-" .. id .. "-" .. b .. "-" .. (i % users)
 			items[i] = string.format('{"user_id":"%s","metrics":{"weight":%d.%d,"resting_heart_rate":%d},' ..
 				'"recorded_at":"2026-%02d-%02dT%02d:%02d:00Z"}', user, 60 + i % 40, i % 10, 50 + i % 30,
 				1 + b % 10, 1 + i % 28, i % 24, i % 60)
