@@ -15,11 +15,18 @@ import com.healthpartner.api.records.RecordKind;
  * this order): a new kind goes at the end (docs/architecture.md, Record kinds).
  */
 @Configuration(proxyBeanMethods = false)
-class RecordKinds {
+public class RecordKinds {
+
+	private static final List<RecordKind> ALL = List.of(Metrics.KIND, Assessments.KIND);
+
+	/** Every kind, in that order (the tests take them from here too). */
+	public static List<RecordKind> all() {
+		return ALL;
+	}
 
 	@Bean
 	List<RecordKind> kindsOfRecords() {
-		return List.of(Metrics.KIND, Assessments.KIND);
+		return ALL;
 	}
 
 }

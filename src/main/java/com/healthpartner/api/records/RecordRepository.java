@@ -60,7 +60,7 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 		this.kind = kind;
 		this.db = db;
 		this.longReads = longReads;
-		this.statements = RecordStatements.of(kind.table(), kind.resource(), kind.columns());
+		this.statements = RecordStatements.of(kind);
 		this.reader = kind.dated() ? RecordRepository::datedRow : RecordRepository::row;
 		this.pageQueries = IntStream.range(0, 8)
 			.mapToObj((bits) -> PageReads.Positional
@@ -69,8 +69,7 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 		this.pages = new PageBatches(pageReads, this::pageQuery,
 				PageBatches.together(kind.table(), kind.orderedBy(), kind.dated()), database.statementDeadline(),
 				database.maxWaitingPerLoop());
-		String upsert = RecordStatements.upsert(kind.table(), kind.resource(), kind.content(), kind.view(),
-				kind.dated(), kind.columns());
+		String upsert = RecordStatements.upsert(kind);
 		this.writes = new WriteBatches<>(db, upsert,
 				kind.dated() ? RecordRepository::bindRecordedAt : (spec, batch) -> spec, this.reader,
 				database.statementDeadline(), database.maxWaitingPerLoop());

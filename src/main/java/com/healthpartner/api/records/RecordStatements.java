@@ -18,26 +18,31 @@ public record RecordStatements(String find, String byClientId, String delete, St
 	private static final String VISIBLE = Erasures.visible("r", "r.partner_id", "r.user_id");
 
 	/**
-	 * The write of a batch of records of {@code table} ({@link WriteBatches}), in one
-	 * statement: each record is inserted or, for a client record id already stored with a
-	 * lower version for the same user (and not hidden by an erasure), updated, with its
-	 * column {@code view}: the record as the API shows it, rendered by the SQL function
-	 * {@code view} (a list passes it through); each written record gets its change (whose
-	 * item holds that view), and each request its audit event per user (the records it
-	 * wrote of that user counted, as a read's event counts a page), in the same
-	 * statement, so all three commit together. A record that is not written (the stored
-	 * version is the same or higher, or the id belongs to another user or an erased
-	 * record) returns no row. The writes come as arrays, one element per record, in the
-	 * order of the batch; {@code content} is the record's {@code jsonb} column (sent as
-	 * text, parsed once) and {@code recorded} tells whether it has {@code recorded_at}
-	 * (metrics records). Returns {@code columns}, {@code partner_id} and {@code inserted}
-	 * of each written record. A written record meets its input by client record id when
-	 * it has one (an update keeps the stored record's id), else by id: one key, so the
-	 * join is hashed (an {@code or} of the two compared every row with every input,
-	 * 250,000 comparisons for a batch of 500).
+	 * The write of a batch of records of {@code kind} to its table
+	 * ({@link WriteBatches}), in one statement: each record is inserted or, for a client
+	 * record id already stored with a lower version for the same user (and not hidden by
+	 * an erasure), updated, with its column {@code view}: the record as the API shows it,
+	 * rendered by the kind's SQL view function (a list passes it through); each written
+	 * record gets its change (whose item holds that view), and each request its audit
+	 * event per user (the records it wrote of that user counted, as a read's event counts
+	 * a page), in the same statement, so all three commit together. A record that is not
+	 * written (the stored version is the same or higher, or the id belongs to another
+	 * user or an erased record) returns no row. The writes come as arrays, one element
+	 * per record, in the order of the batch; the kind's content is its {@code jsonb}
+	 * column (sent as text, parsed once), and a dated kind has {@code recorded_at}
+	 * (metrics records). Returns the kind's columns, {@code partner_id} and
+	 * {@code inserted} of each written record. A written record meets its input by client
+	 * record id when it has one (an update keeps the stored record's id), else by id: one
+	 * key, so the join is hashed (an {@code or} of the two compared every row with every
+	 * input, 250,000 comparisons for a batch of 500).
 	 */
-	public static String upsert(String table, String resource, String content, String view, boolean recorded,
-			String columns) {
+	public static String upsert(RecordKind kind) {
+		String table = kind.table();
+		String resource = kind.resource();
+		String content = kind.content();
+		String view = kind.view();
+		boolean recorded = kind.dated();
+		String columns = kind.columns();
 		String sql = """
 				with input as (
 				    select * from unnest(cast(:ids as uuid[]), cast(:partnerIds as uuid[]), cast(:userIds as text[]),
@@ -90,11 +95,14 @@ public record RecordStatements(String find, String byClientId, String delete, St
 	}
 
 	/**
-	 * The statements of {@code table} (aliased {@code r}), whose records are of
-	 * {@code resource} ({@code metrics}, {@code assessments}; the erasure counts them in
-	 * {@code <resource>_deleted}) and are read as {@code columns}.
+	 * The statements of {@code kind}'s table (aliased {@code r}), whose records are of
+	 * its resource ({@code metrics}, {@code assessments}; the erasure counts them in
+	 * {@code <resource>_deleted}) and are read as its columns.
 	 */
-	public static RecordStatements of(String table, String resource, String columns) {
+	public static RecordStatements of(RecordKind kind) {
+		String table = kind.table();
+		String resource = kind.resource();
+		String columns = kind.columns();
 		String find = "select %s from %s r where partner_id = :partnerId and id = :id and %s".formatted(columns, table,
 				VISIBLE);
 		String byClientId = """

@@ -33,7 +33,7 @@ class SqlTextTest {
 
 	@Test
 	void theWriteStatementsAreCompact() {
-		String upsert = RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view", true, "id");
+		String upsert = RecordStatements.upsert(com.healthpartner.api.metric.Metrics.KIND);
 		assertThat(upsert).doesNotContain("  ").doesNotContain("\n").startsWith("with input as (");
 	}
 

@@ -41,9 +41,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class WriteBatchesTest extends IntegrationTest {
 
-	private static final String COLUMNS = "id, user_id, client_record_id, client_record_version, metrics::text as metrics, "
-			+ "recorded_at, created_at";
-
 	private static final Instant RECORDED = Instant.parse("2026-11-20T08:00:00Z");
 
 	/** The service's default statement deadline (APP_DATABASE_STATEMENT_DEADLINE). */
@@ -312,8 +309,7 @@ class WriteBatchesTest extends IntegrationTest {
 	}
 
 	private WriteBatches<Metrics> batches(int maxWaiting, Duration deadline, Duration stall) {
-		return new WriteBatches<>(this.db,
-				RecordStatements.upsert("metric_records", "metrics", "metrics", "metric_view", true, COLUMNS),
+		return new WriteBatches<>(this.db, RecordStatements.upsert(com.healthpartner.api.metric.Metrics.KIND),
 				(spec, batch) -> spec
 					.bind("recordedAts", batch.stream().map((write) -> RECORDED).toArray(Instant[]::new))
 					.bind("recordedAtTexts",

@@ -2,6 +2,7 @@ package com.healthpartner.api.support;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** What a test expects of an answer, said once. */
@@ -11,12 +12,19 @@ public final class Expect {
 	}
 
 	/**
-	 * The answer is {@code status} with the problem {@code code}; its body, for further
-	 * checks ({@code errors}, {@code detail}).
+	 * The answer is {@code status}, an {@code application/problem+json} body with the
+	 * problem {@code code}; its body, for further checks ({@code errors},
+	 * {@code detail}).
 	 */
 	public static WebTestClient.BodyContentSpec problem(WebTestClient.ResponseSpec answer, HttpStatus status,
 			String code) {
-		return answer.expectStatus().isEqualTo(status).expectBody().jsonPath("$.code").isEqualTo(code);
+		return answer.expectStatus()
+			.isEqualTo(status)
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.code")
+			.isEqualTo(code);
 	}
 
 	/**

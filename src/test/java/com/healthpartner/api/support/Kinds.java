@@ -2,8 +2,7 @@ package com.healthpartner.api.support;
 
 import java.util.List;
 
-import com.healthpartner.api.assessment.Assessments;
-import com.healthpartner.api.metric.Metrics;
+import com.healthpartner.api.RecordKinds;
 import com.healthpartner.api.records.RecordKind;
 
 /**
@@ -15,8 +14,9 @@ public final class Kinds {
 	private Kinds() {
 	}
 
+	/** The service's own list ({@code RecordKinds}), so a new kind is tested at once. */
 	public static List<RecordKind> all() {
-		return List.of(Metrics.KIND, Assessments.KIND);
+		return RecordKinds.all();
 	}
 
 	/** A valid body of a POST of {@code kind} for {@code user}. */
