@@ -1,15 +1,23 @@
 package com.healthpartner.api.records;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import com.jayway.jsonpath.JsonPath;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -34,6 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecordBatchesTest extends PartnerTest {
 
 	private static final String KINDS = "com.healthpartner.api.support.Kinds#all";
+
+	@Autowired
+	private ConnectionFactory connections;
 
 	@ParameterizedTest
 	@MethodSource(KINDS)
@@ -235,6 +246,53 @@ class RecordBatchesTest extends PartnerTest {
 						"{\"records\": [" + item(this.user) + "]}", "Idempotency-Key", "sync-1"),
 				HttpStatus.UNPROCESSABLE_CONTENT, "idempotency_key_reused");
 		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", this.user)).hasSize(3);
+	}
+
+	@Test
+	void aClientRecordIdThatAnErasureHidesIsFreeForAnItemAsForTheSinglePost() {
+		Map<String, Object> erased = this.api.create(HealthApi.METRICS, this.partner.apiKey(),
+				"{\"user_id\": \"" + this.user + "\", \"client_record_id\": \"m1\", \"metrics\": {\"weight\": 70}}");
+		this.api.erase(this.partner.apiKey(), this.user);
+		String body = batchBody(Metrics.KIND,
+				"[{\"user_id\": \"" + this.user + "\", \"client_record_id\": \"m1\", \"metrics\": {\"weight\": 72}}]");
+		assertThat((String) JsonPath.read(body, "$.results[0].outcome")).isEqualTo("created");
+		String id = JsonPath.read(body, "$.results[0].record.id");
+		assertThat(id).isNotEqualTo(erased.get("id"));
+		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", this.user))
+			.extracting((record) -> record.get("id"))
+			.containsExactly(id);
+	}
+
+	@Test
+	void aBatchThatFailsPartWayStoresNothing() {
+		String stored = "{\"user_id\": \"" + this.user
+				+ "\", \"client_record_id\": \"held\", \"client_record_version\": 1, \"metrics\": {\"weight\": 70}}";
+		this.api.create(HealthApi.METRICS, this.partner.apiKey(), stored);
+		// another transaction holds the stored record, so the batch's second statement
+		// waits for it past the request's deadline, after the first statement was written
+		Connection held = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
+		assertThat(held).isNotNull();
+		try {
+			Mono.from(held.beginTransaction()).block(Duration.ofSeconds(10));
+			Flux.from(held
+				.createStatement(
+						"select 1 from metric_records where partner_id = $1 and client_record_id = 'held' for update")
+				.bind("$1", UUID.fromString(this.partner.partnerId()))
+				.execute()).flatMap((result) -> result.map((row, meta) -> 1)).blockLast(Duration.ofSeconds(10));
+			// a first run writes "first", the second updates it and waits for "held"
+			String first = stored.replace("held", "first");
+			String items = "[" + first + ", "
+					+ first.replace("\"client_record_version\": 1", "\"client_record_version\": 2") + ", "
+					+ stored.replace("\"client_record_version\": 1", "\"client_record_version\": 2") + "]";
+			Expect.problem(batch(Metrics.KIND, items), HttpStatus.SERVICE_UNAVAILABLE, "service_unavailable");
+		}
+		finally {
+			Mono.from(held.rollbackTransaction()).then(Mono.from(held.close())).block(Duration.ofSeconds(10));
+		}
+		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", this.user))
+			.singleElement()
+			.satisfies((record) -> assertThat(record.get("client_record_version")).isEqualTo(1));
+		assertThat(feedKinds()).containsExactly("created");
 	}
 
 	private WebTestClient.ResponseSpec batch(RecordKind kind, String items) {
