@@ -128,7 +128,8 @@ class ApiGate implements WebFilter, EarlyAnswers {
 			case REGISTRATION -> registration(exchange, chain);
 			default -> handle(exchange, chain);
 		});
-		Mono<Void> bounded = Deadline.isExport(exchange) ? checked : this.deadline.bound(exchange, checked);
+		Mono<Void> bounded = (Deadline.isExport(exchange) || Deadline.isImport(exchange)) ? checked
+				: this.deadline.bound(exchange, checked);
 		if (zone != Zone.PARTNER) {
 			return bounded;
 		}

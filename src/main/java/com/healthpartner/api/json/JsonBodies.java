@@ -103,6 +103,15 @@ public class JsonBodies {
 				request.headers().contentLength().orElse(-1), this.limits.of(request.path()));
 	}
 
+	/**
+	 * One JSON value of {@code bytes} (a line of an import), read as strictly as a body;
+	 * {@code 400 malformed_json} (or {@code validation_failed} for an unreadable number)
+	 * when it is not one.
+	 */
+	public JsonNode parseValue(byte[] bytes) {
+		return parse(bytes);
+	}
+
 	private JsonNode parse(byte[] bytes) {
 		if (bytes.length == 0) {
 			throw new ApiException(ProblemType.MALFORMED_JSON, "The request body is empty; send a JSON object");

@@ -55,6 +55,8 @@ public enum ProblemType {
 			"This Idempotency-Key was already used within 24 hours with a different request body. Use a new key for a new request."),
 	RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Rate limit exceeded",
 			"Your plan's requests for the current window are used up, or, for an NDJSON export, your organisation (or this instance) already runs as many exports at once as allowed; detail says which. Wait for the number of seconds in Retry-After; the X-RateLimit-* headers show the window."),
+	TOO_MANY_IMPORTS(HttpStatus.TOO_MANY_REQUESTS, "Too many imports",
+			"Your organisation already has as many imports receiving or processing as allowed (2 unless configured otherwise). Wait for the number of seconds in Retry-After, or for one of them to complete."),
 	REQUEST_HEADER_FIELDS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Request header fields too large",
 			"The request line and headers together are larger than the service accepts (8 KiB unless configured otherwise). Send fewer or shorter headers."),
 	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",

@@ -46,7 +46,7 @@ class Rejections {
 		return switch (type) {
 			case MISSING_API_KEY, INVALID_API_KEY, INVALID_SIGNATURE, INVALID_ADMIN_TOKEN, PARTNER_SUSPENDED -> "auth";
 			case INSUFFICIENT_SCOPE -> "scope";
-			case RATE_LIMITED -> "rate_limit";
+			case RATE_LIMITED, TOO_MANY_IMPORTS -> "rate_limit";
 			case VALIDATION_FAILED, MALFORMED_JSON, INVALID_DATE_RANGE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE,
 					NOT_ACCEPTABLE ->
 				"validation";

@@ -38,17 +38,24 @@ class RecordRoutes {
 	 * Right after the metric catalog's route, ahead of every other router: the routes are
 	 * tried in order, and these are the ones most requests take.
 	 */
+	/** The records of each kind, in the order of the kinds. */
+	@Bean
+	List<RecordRepository> recordRepositories(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
+			PageReads pageReads, DatabaseProperties database) {
+		return kinds.stream().map((kind) -> new RecordRepository(kind, db, longReads, pageReads, database)).toList();
+	}
+
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE + 1)
-	RouterFunction<ServerResponse> recordKindRoutes(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
-			PageReads pageReads, DatabaseProperties database, JsonBodies bodies, IdempotentCreates creates,
-			RecordLists lists, Listings listings, JsonMapper mapper, Clock clock, AuditTrail audit,
-			BatchProperties batchLimits) {
+	RouterFunction<ServerResponse> recordKindRoutes(List<RecordRepository> repositories, JsonBodies bodies,
+			IdempotentCreates creates, RecordLists lists, Listings listings, JsonMapper mapper, Clock clock,
+			AuditTrail audit, BatchProperties batchLimits) {
 		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, mapper, clock, audit);
-		return kinds.stream().map((kind) -> {
-			RecordRepository records = new RecordRepository(kind, db, longReads, pageReads, database);
-			return routes(kind, new RecordHandler(records, parts), new RecordBatches(records, parts, batchLimits));
-		}).reduce(RouterFunction::and).orElseThrow();
+		return repositories.stream()
+			.map((records) -> routes(records.kind(), new RecordHandler(records, parts),
+					new RecordBatches(records, parts, batchLimits)))
+			.reduce(RouterFunction::and)
+			.orElseThrow();
 	}
 
 	/**

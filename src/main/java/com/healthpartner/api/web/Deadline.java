@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -88,6 +89,15 @@ public class Deadline {
 						+ " ms: the database is not answering. A write may or may not have been stored: "
 						+ "retry with the same Idempotency-Key.",
 				List.of(), Map.of(HttpHeaders.RETRY_AFTER, "5"));
+	}
+
+	/**
+	 * Whether the request is the upload of an import, which has no deadline: its body may
+	 * take minutes, and it is answered once stored.
+	 */
+	public static boolean isImport(ServerWebExchange exchange) {
+		return exchange.getRequest().getMethod() == HttpMethod.POST
+				&& "/api/v1/health/imports".equals(exchange.getRequest().getPath().value());
 	}
 
 	/** Whether the request asks for an NDJSON export, which has no deadline. */

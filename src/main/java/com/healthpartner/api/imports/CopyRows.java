@@ -1,0 +1,104 @@
+package com.healthpartner.api.imports;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import org.springframework.core.io.buffer.DataBuffer;
+
+/**
+ * An NDJSON body, as it arrives, turned into the rows of {@code import_lines} in
+ * PostgreSQL's COPY text format: {@code <import id> TAB <line> TAB <line's text> LF}, the
+ * text escaped ({@code \\}, tab and carriage return), a NUL byte (never valid JSON) made
+ * U+FFFD so that its line is refused as malformed rather than the whole COPY. A line of
+ * nothing but spaces, tabs or a carriage return is blank and not stored; lines are
+ * numbered from 1, blank ones counted. Written by hand: it touches every byte of up to 1
+ * GiB, chunk by chunk, without holding more than one chunk.
+ */
+final class CopyRows {
+
+	private static final byte[] REPLACEMENT = { (byte) 0xEF, (byte) 0xBF, (byte) 0xBD };
+
+	private final byte[] prefix;
+
+	private final long maxBytes;
+
+	private long line = 1;
+
+	private boolean started;
+
+	private long stored;
+
+	private long bytes;
+
+	CopyRows(UUID importId, long maxBytes) {
+		this.prefix = (importId + "\t").getBytes(StandardCharsets.US_ASCII);
+		this.maxBytes = maxBytes;
+	}
+
+	/**
+	 * The rows of {@code chunk} (released here); null once the body is over the limit.
+	 */
+	ByteBuf rows(DataBuffer chunk, ByteBufAllocator allocator) {
+		int length = chunk.readableByteCount();
+		this.bytes += length;
+		if (this.bytes > this.maxBytes) {
+			return null;
+		}
+		ByteBuf out = allocator.buffer(length + length / 8 + 64);
+		int from = chunk.readPosition();
+		for (int i = 0; i < length; i++) {
+			byte b = chunk.getByte(from + i);
+			if (b == '\n') {
+				if (this.started) {
+					out.writeByte('\n');
+					this.stored++;
+					this.started = false;
+				}
+				this.line++;
+				continue;
+			}
+			if (!this.started) {
+				if (b == ' ' || b == '\t' || b == '\r') {
+					continue;
+				}
+				out.writeBytes(this.prefix);
+				out.writeCharSequence(Long.toString(this.line), StandardCharsets.US_ASCII);
+				out.writeByte('\t');
+				this.started = true;
+			}
+			switch (b) {
+				case '\\' -> out.writeByte('\\').writeByte('\\');
+				case '\t' -> out.writeByte('\\').writeByte('t');
+				case '\r' -> out.writeByte('\\').writeByte('r');
+				case 0 -> out.writeBytes(REPLACEMENT);
+				default -> out.writeByte(b);
+			}
+		}
+		return out;
+	}
+
+	/** What is left at the end of the body: the end of its last line, if it had none. */
+	ByteBuf end(ByteBufAllocator allocator) {
+		ByteBuf out = allocator.buffer(1);
+		if (this.started) {
+			out.writeByte('\n');
+			this.stored++;
+			this.started = false;
+		}
+		return out;
+	}
+
+	/** The lines stored so far (not blank). */
+	long stored() {
+		return this.stored;
+	}
+
+	/** The body's bytes so far. */
+	long bytes() {
+		return this.bytes;
+	}
+
+}

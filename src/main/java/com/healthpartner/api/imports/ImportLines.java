@@ -1,0 +1,90 @@
+package com.healthpartner.api.imports;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.r2dbc.postgresql.api.PostgresqlConnection;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.R2dbcException;
+import io.r2dbc.spi.Wrapped;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+
+/**
+ * Stores the body of an import as it arrives: its lines go into {@code import_lines} by
+ * one {@code COPY … FROM STDIN} on a connection of its own (never one of an event loop's
+ * pool: an upload may last minutes), one CopyData message per chunk received, so that no
+ * more than a chunk is held whatever the body's size. r2dbc-postgresql's
+ * {@code copyIn(sql, publisher)} would join the whole publisher into one buffer first;
+ * {@code fromMany} with one inner publisher per chunk streams.
+ */
+final class ImportLines {
+
+	private static final String COPY = "copy import_lines (import_id, line, body) from stdin";
+
+	/** PostgreSQL's SQLSTATE for a byte sequence that is not valid in the encoding. */
+	private static final String NOT_UTF8 = "22021";
+
+	private final ConnectionFactory unpooled;
+
+	ImportLines(ConnectionFactory unpooled) {
+		this.unpooled = unpooled;
+	}
+
+	/**
+	 * Stores {@code body}'s lines for {@code importId}, committed when the body has ended
+	 * whole; the lines stored (blank lines are not). Over {@code maxBytes}: {@code 413},
+	 * nothing stored.
+	 */
+	Mono<Long> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
+		CopyRows rows = new CopyRows(importId, maxBytes);
+		// the driver answers a failed stream with a COPY failure of its own: the cause is
+		// kept
+		AtomicReference<ApiException> refused = new AtomicReference<>();
+		Flux<Mono<ByteBuf>> chunks = body.map((chunk) -> {
+			try {
+				ByteBuf out = rows.rows(chunk, allocator);
+				if (out == null) {
+					refused.set(new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
+							"The import is larger than " + maxBytes + " bytes; split it"));
+					throw refused.get();
+				}
+				return Mono.just(out);
+			}
+			finally {
+				DataBufferUtils.release(chunk);
+			}
+		}).concatWith(Mono.fromSupplier(() -> Mono.just(rows.end(allocator))));
+		return Mono
+			.usingWhen(Mono.from(this.unpooled.create()),
+					(connection) -> Mono.from(connection.createStatement("set statement_timeout = 0").execute())
+						.flatMap((result) -> Mono.from(result.getRowsUpdated()))
+						.then(postgres(connection).copyIn(COPY).fromMany(chunks).build())
+						.thenReturn(0L)
+						.map((ignored) -> rows.stored()),
+					Connection::close, (connection, failure) -> connection.close(), Connection::close)
+			.onErrorMap((failure) -> refused.get() != null && failure != refused.get(), (failure) -> refused.get())
+			.onErrorMap(R2dbcException.class,
+					(failure) -> NOT_UTF8.equals(failure.getSqlState()) ? new ApiException(ProblemType.MALFORMED_JSON,
+							"The import is not valid UTF-8; send its lines encoded in UTF-8 (nothing was stored)")
+							: failure);
+	}
+
+	private static PostgresqlConnection postgres(Connection connection) {
+		Connection unwrapped = connection;
+		while (!(unwrapped instanceof PostgresqlConnection) && unwrapped instanceof Wrapped<?> wrapped) {
+			unwrapped = (Connection) wrapped.unwrap();
+		}
+		return (PostgresqlConnection) unwrapped;
+	}
+
+}

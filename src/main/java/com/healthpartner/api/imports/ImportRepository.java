@@ -1,0 +1,227 @@
+package com.healthpartner.api.imports;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.records.RecordKind;
+
+/**
+ * The imports of every partner, always read with the partner's id: a partner never sees
+ * another's import.
+ */
+final class ImportRepository {
+
+	private static final String COLUMNS = "id, resource, status, lines, processed, created, updated, unchanged, failed, "
+			+ "detail, created_at, completed_at";
+
+	private final DatabaseClient db;
+
+	private final TransactionalOperator transaction;
+
+	ImportRepository(DatabaseClient db, TransactionalOperator transaction) {
+		this.db = db;
+		this.transaction = transaction;
+	}
+
+	/**
+	 * A new import, {@code receiving}, unless the partner already has {@code maxActive}
+	 * imports receiving or processing (empty then). The count and the insert hold the
+	 * partner's advisory lock, so two instances never both admit one over the limit.
+	 */
+	Mono<ImportRow> start(UUID id, RecordKind kind, AuditActor actor, String key, int maxActive) {
+		return this.db.sql("select pg_advisory_xact_lock(hashtextextended(cast(:partnerId as text), 11))")
+			.bind("partnerId", actor.partnerId())
+			.then()
+			.then(withKey(this.db
+				.sql("""
+						insert into imports (id, partner_id, key_id, request_id, resource, status, created_at, idempotency_key)
+						select :id, :partnerId, :keyId, :requestId, :resource, 'receiving', :now, %s
+						where (select count(*) from imports
+						       where partner_id = :partnerId and status in ('receiving', 'processing')) < :maxActive
+						returning %s
+						"""
+					.formatted((key != null) ? ":key" : "null", COLUMNS))
+				.bind("id", id)
+				.bind("partnerId", actor.partnerId())
+				.bind("keyId", actor.keyId())
+				.bind("requestId", actor.requestId())
+				.bind("resource", kind.resource())
+				.bind("now", actor.at())
+				.bind("maxActive", (long) maxActive), key).map(ImportRow::of).one())
+			.as(this.transaction::transactional)
+			// a request with the same Idempotency-Key started the import in between
+			.onErrorMap(DataIntegrityViolationException.class,
+					(taken) -> new ApiException(ProblemType.IDEMPOTENCY_IN_PROGRESS,
+							"The first request with this Idempotency-Key is still sending its import; retry shortly",
+							List.of(), Map.of(HttpHeaders.RETRY_AFTER, "1")));
+	}
+
+	private static DatabaseClient.GenericExecuteSpec withKey(DatabaseClient.GenericExecuteSpec spec, String key) {
+		return (key != null) ? spec.bind("key", key) : spec;
+	}
+
+	/** The whole body is stored: {@code lines} to apply, from now on by the worker. */
+	Mono<ImportRow> received(UUID id, long lines) {
+		return this.db.sql("""
+				update imports set status = 'processing', lines = :lines
+				where id = :id and status = 'receiving' returning %s
+				""".formatted(COLUMNS)).bind("id", id).bind("lines", lines).map(ImportRow::of).one();
+	}
+
+	/** The import cannot go on: {@code failed} with {@code detail}, its lines let go. */
+	Mono<Void> fail(UUID id, String detail, Instant now) {
+		return this.db.sql("""
+				with ended as (
+				    update imports set status = 'failed', detail = :detail, completed_at = :now
+				    where id = :id and status in ('receiving', 'processing') returning id
+				)
+				delete from import_lines where import_id in (select id from ended)
+				""").bind("id", id).bind("detail", detail).bind("now", now).then();
+	}
+
+	Mono<ImportRow> find(UUID partnerId, UUID id) {
+		return this.db.sql("select %s from imports where partner_id = :partnerId and id = :id".formatted(COLUMNS))
+			.bind("partnerId", partnerId)
+			.bind("id", id)
+			.map(ImportRow::of)
+			.one();
+	}
+
+	/**
+	 * The refused lines of an import, each as the errors resource shows it, in line
+	 * order.
+	 */
+	Flux<String> errors(UUID id) {
+		return this.db.sql("select item from import_errors where import_id = :id order by line")
+			.bind("id", id)
+			.map((row) -> row.get(0, String.class))
+			.all();
+	}
+
+	/** The import an {@code Idempotency-Key} of the partner started. */
+	Mono<ImportRow> byKey(UUID partnerId, String key) {
+		return this.db
+			.sql("select %s from imports where partner_id = :partnerId and idempotency_key = :key".formatted(COLUMNS))
+			.bind("partnerId", partnerId)
+			.bind("key", key)
+			.map(ImportRow::of)
+			.one();
+	}
+
+	/**
+	 * Claims the oldest import to apply that no instance holds (or whose holder let its
+	 * claim run out) for {@code me} until {@code until}; empty when there is none.
+	 */
+	Mono<Claimed> claim(UUID me, Instant now, Instant until) {
+		return this.db.sql("""
+				update imports set claimed_by = :me, claimed_until = :until
+				where id = (select id from imports
+				            where status = 'processing' and (claimed_until is null or claimed_until < :now)
+				            order by created_at limit 1 for update skip locked)
+				returning id, partner_id, key_id, request_id, resource, last_line
+				""")
+			.bind("me", me)
+			.bind("now", now)
+			.bind("until", until)
+			.map((row) -> new Claimed(row.get("id", UUID.class), row.get("partner_id", UUID.class),
+					row.get("key_id", UUID.class), row.get("request_id", String.class),
+					row.get("resource", String.class), row.get("last_line", Long.class)))
+			.one();
+	}
+
+	/** The next {@code limit} stored lines of an import after {@code after}, in order. */
+	Flux<Line> lines(UUID id, long after, int limit) {
+		return this.db.sql("""
+				select line, body from import_lines where import_id = :id and line > :after order by line limit :limit
+				""")
+			.bind("id", id)
+			.bind("after", after)
+			.bind("limit", limit)
+			.map((row) -> new Line(row.get("line", Long.class), row.get("body", String.class)))
+			.all();
+	}
+
+	/** The refused lines of a chunk, each as the errors resource shows it. */
+	Mono<Void> refused(UUID id, long[] lines, String[] items) {
+		if (lines.length == 0) {
+			return Mono.empty();
+		}
+		Long[] boxed = new Long[lines.length];
+		for (int i = 0; i < lines.length; i++) {
+			boxed[i] = lines[i];
+		}
+		return this.db.sql("""
+				insert into import_errors (import_id, line, item)
+				select :id, line, item from unnest(cast(:lines as bigint[]), cast(:items as text[])) as u(line, item)
+				""").bind("id", id).bind("lines", boxed).bind("items", items).then();
+	}
+
+	/**
+	 * The progress of a chunk, in its transaction: 1 when {@code me} still held the
+	 * import, else 0 (another instance took it over, and the chunk must roll back).
+	 */
+	Mono<Long> progress(UUID id, UUID me, Chunk chunk, Instant until) {
+		return this.db.sql("""
+				update imports set processed = processed + :processed, last_line = :lastLine,
+				    created = created + :created, updated = updated + :updated, unchanged = unchanged + :unchanged,
+				    failed = failed + :failed, claimed_until = :until
+				where id = :id and claimed_by = :me and status = 'processing'
+				""")
+			.bind("id", id)
+			.bind("me", me)
+			.bind("processed", chunk.processed())
+			.bind("lastLine", chunk.lastLine())
+			.bind("created", chunk.created())
+			.bind("updated", chunk.updated())
+			.bind("unchanged", chunk.unchanged())
+			.bind("failed", chunk.failed())
+			.bind("until", until)
+			.fetch()
+			.rowsUpdated();
+	}
+
+	/** Every line applied: {@code completed}, its lines let go. */
+	Mono<Long> complete(UUID id, UUID me, Instant now) {
+		return this.db
+			.sql("""
+					with ended as (
+					    update imports set status = 'completed', completed_at = :now, claimed_by = null, claimed_until = null
+					    where id = :id and claimed_by = :me and status = 'processing' returning id
+					), gone as (
+					    delete from import_lines where import_id in (select id from ended)
+					)
+					select count(*) from ended
+					""")
+			.bind("id", id)
+			.bind("me", me)
+			.bind("now", now)
+			.map((row) -> row.get(0, Long.class))
+			.one();
+	}
+
+	/** An import claimed to be applied, from the line after {@code lastLine}. */
+	record Claimed(UUID id, UUID partnerId, UUID keyId, String requestId, String resource, long lastLine) {
+	}
+
+	/** A stored line. */
+	record Line(long line, String body) {
+	}
+
+	/** What a chunk did. */
+	record Chunk(long processed, long lastLine, long created, long updated, long unchanged, long failed) {
+	}
+
+}

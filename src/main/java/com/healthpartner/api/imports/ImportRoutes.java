@@ -1,0 +1,188 @@
+package com.healthpartner.api.imports;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import com.healthpartner.api.access.ApiPrincipal;
+import com.healthpartner.api.access.Principals;
+import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.crypto.Ids;
+import com.healthpartner.api.idempotency.IdempotentCreates;
+import com.healthpartner.api.json.RecordIds;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.records.RecordRepository;
+import com.healthpartner.api.system.EventLoopPools;
+import com.healthpartner.api.web.BytesBody;
+import com.healthpartner.api.web.Routes;
+
+import static org.springframework.web.reactive.function.server.RouterFunctions.route;
+
+/**
+ * {@code POST /api/v1/health/imports?kind=…} (an NDJSON body, stored as it arrives, then
+ * {@code 202}; {@link ImportWorker} applies it), {@code GET /api/v1/health/imports/{id}}
+ * and its {@code /errors} (docs/api.md, Bulk writes: imports, which says what is not
+ * built yet: the list of imports among others).
+ */
+@Configuration(proxyBeanMethods = false)
+class ImportRoutes {
+
+	static final String PATH = "/api/v1/health/imports";
+
+	private static final MediaType NDJSON = MediaType.APPLICATION_NDJSON;
+
+	@Bean
+	ImportRepository importRepository(DatabaseClient db, TransactionalOperator transaction) {
+		return new ImportRepository(db, transaction);
+	}
+
+	@Bean
+	ImportWorker importWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper,
+			JsonBodies bodies, TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock) {
+		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock);
+	}
+
+	@Bean
+	RouterFunction<ServerResponse> partnerImports(ImportRepository imports, ImportWorker worker, EventLoopPools pools,
+			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock) {
+		Handler handler = new Handler(imports, new ImportLines(pools.unwrap()), worker, properties, kinds, clock);
+		return Routes.under(PATH,
+				route().POST(PATH, handler::create)
+					.GET(PATH + "/{id}", handler::get)
+					.GET(PATH + "/{id}/errors", handler::errors)
+					.build()
+					.and(Routes.otherMethods(PATH, HttpMethod.POST))
+					.and(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET))
+					.and(Routes.otherMethods(PATH + "/{id}/errors", HttpMethod.GET)));
+	}
+
+	private record Handler(ImportRepository imports, ImportLines lines, ImportWorker worker,
+			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock) {
+
+		Mono<ServerResponse> create(ServerRequest request) {
+			return Mono.defer(() -> {
+				ApiPrincipal principal = Principals.of(request);
+				FieldErrors errors = new FieldErrors();
+				RecordKind kind = kind(request.queryParam("kind").orElse(null));
+				if (kind == null) {
+					errors.add("kind", "is required: metrics or assessments");
+				}
+				String key = IdempotentCreates.key(request, errors);
+				errors.throwIfAny();
+				if (!principal.scopes().contains(kind.write())) {
+					throw new ApiException(ProblemType.INSUFFICIENT_SCOPE,
+							"An import of " + kind.resource() + " needs the scope " + kind.write().value());
+				}
+				checkBody(request);
+				AuditActor actor = AuditActor.of(request, this.clock.instant());
+				Mono<ImportRow> replay = (key != null) ? this.imports.byKey(principal.partnerId(), key) : Mono.empty();
+				return replay.flatMap((row) -> accepted(row, true))
+					.switchIfEmpty(Mono.defer(() -> receive(request, kind, actor, key)));
+			});
+		}
+
+		private Mono<ServerResponse> receive(ServerRequest request, RecordKind kind, AuditActor actor, String key) {
+			UUID id = Ids.random();
+			return this.imports.start(id, kind, actor, key, this.properties.maxActive())
+				.switchIfEmpty(Mono.error(() -> new ApiException(ProblemType.TOO_MANY_IMPORTS,
+						"Your organisation already has " + this.properties.maxActive()
+								+ " imports receiving or processing; wait for one of them to complete",
+						List.of(), Map.of(HttpHeaders.RETRY_AFTER, "10"))))
+				.flatMap((started) -> this.lines
+					.store(id, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
+							PooledByteBufAllocator.DEFAULT)
+					.flatMap((stored) -> this.imports.received(id, stored))
+					.doOnNext((received) -> this.worker.wake())
+					.onErrorResume((failure) -> this.imports
+						.fail(id, "The body could not be stored: " + failure.getMessage(), this.clock.instant())
+						.onErrorResume((ignored) -> Mono.empty())
+						.then(Mono.error(failure))))
+				.flatMap((row) -> accepted(row, false));
+		}
+
+		Mono<ServerResponse> get(ServerRequest request) {
+			return visible(request)
+				.flatMap((row) -> ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(body(row)));
+		}
+
+		/** The refused lines, one JSON object a line, in line order. */
+		Mono<ServerResponse> errors(ServerRequest request) {
+			return visible(request).flatMap((row) -> ServerResponse.ok()
+				.contentType(NDJSON)
+				.body(this.imports.errors(row.id()).map((item) -> item + "\n"), String.class));
+		}
+
+		/**
+		 * The import of the path, if it is the partner's and the key may read it; else
+		 * 404.
+		 */
+		private Mono<ImportRow> visible(ServerRequest request) {
+			ApiPrincipal principal = Principals.of(request);
+			UUID id = RecordIds.parse(request.pathVariable("id"), "import");
+			return this.imports.find(principal.partnerId(), id).filter((row) -> {
+				RecordKind kind = kind(row.resource());
+				return principal.scopes().contains(kind.read()) || principal.scopes().contains(kind.write());
+			}).switchIfEmpty(Mono.error(() -> RecordIds.notFound("import", id)));
+		}
+
+		private RecordKind kind(String name) {
+			return this.kinds.stream().filter((kind) -> kind.resource().equals(name)).findFirst().orElse(null);
+		}
+
+		private void checkBody(ServerRequest request) {
+			MediaType type;
+			try {
+				type = request.headers().contentType().orElse(null);
+			}
+			catch (InvalidMediaTypeException ex) {
+				type = null;
+			}
+			if (type == null || !NDJSON.equalsTypeAndSubtype(type)) {
+				throw new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+						"Send an import with Content-Type: application/x-ndjson, one record a line");
+			}
+			if (request.headers().contentLength().orElse(-1) > this.properties.maxBytes()) {
+				throw new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
+						"The import is larger than " + this.properties.maxBytes() + " bytes; split it");
+			}
+		}
+
+		private static Mono<ServerResponse> accepted(ImportRow row, boolean replayed) {
+			ServerResponse.BodyBuilder answer = ServerResponse.accepted()
+				.location(java.net.URI.create(row.path()))
+				.contentType(MediaType.APPLICATION_JSON);
+			if (replayed) {
+				answer.header(IdempotentCreates.REPLAYED, "true");
+			}
+			return answer.body(body(row));
+		}
+
+		private static org.springframework.web.reactive.function.BodyInserter<byte[], org.springframework.http.ReactiveHttpOutputMessage> body(
+				ImportRow row) {
+			return BytesBody.of(row.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+
+	}
+
+}

@@ -1,0 +1,203 @@
+package com.healthpartner.api.imports;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.idempotency.RecordOutcome;
+import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.problem.FieldError;
+import com.healthpartner.api.records.RecordItems;
+import com.healthpartner.api.records.RecordRepository;
+
+/**
+ * Applies stored imports, whichever instance received them: it claims the oldest import
+ * no instance holds, applies its lines chunk by chunk in file order, each chunk one
+ * transaction with its records, changes, audit events, refused lines and the import's
+ * progress (its last line), so that a crash in the middle resumes after the last
+ * committed chunk and applies no line twice. A chunk commits only while this instance
+ * still holds the claim; a claim not renewed within its lease passes to another instance.
+ */
+final class ImportWorker implements SmartLifecycle {
+
+	private static final Log log = LogFactory.getLog(ImportWorker.class);
+
+	private final UUID me = UUID.randomUUID();
+
+	private final ImportRepository imports;
+
+	private final Map<String, RecordItems> items;
+
+	private final JsonBodies bodies;
+
+	private final TransactionalOperator transaction;
+
+	private final ImportProperties properties;
+
+	private final Clock clock;
+
+	private final Sinks.Many<Boolean> wakeUps = Sinks.many().multicast().directBestEffort();
+
+	private volatile Disposable working;
+
+	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
+			TransactionalOperator transaction, ImportProperties properties, Clock clock) {
+		this.imports = imports;
+		this.items = repositories.stream()
+			.collect(Collectors.toMap((records) -> records.kind().resource(),
+					(records) -> new RecordItems(records, mapper)));
+		this.bodies = bodies;
+		this.transaction = transaction;
+		this.properties = properties;
+		this.clock = clock;
+	}
+
+	/** Looks for work soon (an import was just stored here). */
+	void wake() {
+		this.wakeUps.tryEmitNext(Boolean.TRUE);
+	}
+
+	/** Claims and applies imports until none is left to claim. */
+	Mono<Void> round() {
+		return claimAndApply().expand((found) -> found ? claimAndApply() : Mono.empty()).then();
+	}
+
+	/** Whether an import was claimed (and applied as far as it could be). */
+	private Mono<Boolean> claimAndApply() {
+		return Mono.defer(this::claim).flatMap((claimed) -> apply(claimed).thenReturn(true)).defaultIfEmpty(false);
+	}
+
+	private Mono<ImportRepository.Claimed> claim() {
+		Instant now = this.clock.instant();
+		return this.imports.claim(this.me, now, now.plus(this.properties.claimLease()));
+	}
+
+	private Mono<Void> apply(ImportRepository.Claimed claimed) {
+		long[] lastLine = { claimed.lastLine() };
+		return Mono.defer(() -> chunk(claimed, lastLine))
+			.expand((more) -> more ? Mono.defer(() -> chunk(claimed, lastLine)) : Mono.empty())
+			.then()
+			.onErrorResume((failure) -> {
+				log.warn("Import " + claimed.id()
+						+ " could not go on here (another instance or a later round goes on): " + failure);
+				return Mono.empty();
+			});
+	}
+
+	/** One chunk in one transaction; whether more lines may follow. */
+	private Mono<Boolean> chunk(ImportRepository.Claimed claimed, long[] lastLine) {
+		Instant now = this.clock.instant();
+		RecordItems kind = this.items.get(claimed.resource());
+		AuditActor actor = new AuditActor(claimed.partnerId(), claimed.keyId(), claimed.requestId(), now);
+		return this.imports.lines(claimed.id(), lastLine[0], this.properties.chunkLines())
+			.collectList()
+			.flatMap((lines) -> {
+				if (lines.isEmpty()) {
+					return this.imports.complete(claimed.id(), this.me, now).thenReturn(false);
+				}
+				List<RecordItems.Item> read = new ArrayList<>(lines.size());
+				for (int i = 0; i < lines.size(); i++) {
+					ImportRepository.Line line = lines.get(i);
+					read.add(read(kind, i, line, now));
+				}
+				return kind.apply(claimed.partnerId(), read, actor)
+					.flatMap((results) -> record(claimed, lines, results, now))
+					.doOnNext((ignored) -> lastLine[0] = lines.get(lines.size() - 1).line())
+					.thenReturn(true);
+			})
+			.as(this.transaction::transactional);
+	}
+
+	private RecordItems.Item read(RecordItems kind, int position, ImportRepository.Line line, Instant now) {
+		try {
+			JsonNode node = this.bodies.parseValue(line.body().getBytes(StandardCharsets.UTF_8));
+			return kind.read(position, (int) line.line(), node, now);
+		}
+		catch (ApiException refused) {
+			List<FieldError> errors = refused.errors().isEmpty() ? List.of(new FieldError("body", refused.getMessage()))
+					: refused.errors();
+			return RecordItems.refused(position, (int) line.line(), refused.type(), errors);
+		}
+	}
+
+	/**
+	 * The chunk's refused lines and the import's progress, or a failure if the claim was
+	 * lost.
+	 */
+	private Mono<Long> record(ImportRepository.Claimed claimed, List<ImportRepository.Line> lines,
+			RecordItems.Result[] results, Instant now) {
+		long created = 0;
+		long updated = 0;
+		long unchanged = 0;
+		List<Long> refusedLines = new ArrayList<>();
+		List<String> refusedItems = new ArrayList<>();
+		for (int i = 0; i < results.length; i++) {
+			RecordOutcome outcome = results[i].outcome();
+			if (outcome == null) {
+				StringBuilder item = new StringBuilder("{\"line\":").append(lines.get(i).line()).append(',');
+				results[i].writeRefusal(item);
+				refusedLines.add(lines.get(i).line());
+				refusedItems.add(item.append('}').toString());
+			}
+			else {
+				created += (outcome == RecordOutcome.CREATED) ? 1 : 0;
+				updated += (outcome == RecordOutcome.UPDATED) ? 1 : 0;
+				unchanged += (outcome == RecordOutcome.UNCHANGED) ? 1 : 0;
+			}
+		}
+		ImportRepository.Chunk chunk = new ImportRepository.Chunk(lines.size(), lines.get(lines.size() - 1).line(),
+				created, updated, unchanged, refusedLines.size());
+		return this.imports
+			.refused(claimed.id(), refusedLines.stream().mapToLong(Long::longValue).toArray(),
+					refusedItems.toArray(String[]::new))
+			.then(this.imports.progress(claimed.id(), this.me, chunk, now.plus(this.properties.claimLease())))
+			.flatMap((held) -> (held == 1) ? Mono.just(held)
+					: Mono.error(new IllegalStateException("another instance holds the import now")));
+	}
+
+	@Override
+	public void start() {
+		this.working = Flux
+			.merge(Flux.interval(this.properties.pollInterval()).map((tick) -> Boolean.TRUE), this.wakeUps.asFlux())
+			.onBackpressureDrop()
+			.concatMap((tick) -> round().onErrorResume((failure) -> {
+				log.debug("Could not look for imports to apply yet: " + failure);
+				return Mono.empty();
+			}), 1)
+			.subscribe();
+	}
+
+	@Override
+	public void stop() {
+		Disposable current = this.working;
+		if (current != null) {
+			current.dispose();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		Disposable current = this.working;
+		return current != null && !current.isDisposed();
+	}
+
+}

@@ -1,0 +1,72 @@
+package com.healthpartner.api.imports;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An NDJSON body as COPY rows, whatever the chunks it arrives in: numbered lines, blank
+ * ones left out but counted, escapes, a last line without its end, the byte limit.
+ */
+class CopyRowsTest {
+
+	private static final UUID ID = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+
+	private static final String BODY = "{\"a\": \"x\\\\y\"}\r\n\n   \r\n{\"b\":\t1}\n\u0000{}\n{\"c\": 3}";
+
+	private static final String ROWS = ID + "\t1\t{\"a\": \"x\\\\\\\\y\"}\\r\n" + ID + "\t4\t{\"b\":\\t1}\n" + ID
+			+ "\t5\t\uFFFD{}\n" + ID + "\t6\t{\"c\": 3}\n";
+
+	@Test
+	void theSameRowsWhateverTheChunks() {
+		SplittableRandom random = new SplittableRandom(3);
+		byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+		for (int round = 0; round < 200; round++) {
+			CopyRows rows = new CopyRows(ID, 1 << 20);
+			StringBuilder out = new StringBuilder();
+			int at = 0;
+			while (at < body.length) {
+				int size = Math.min(body.length - at, 1 + random.nextInt(6));
+				out.append(text(rows.rows(chunk(body, at, size), UnpooledByteBufAllocator.DEFAULT)));
+				at += size;
+			}
+			out.append(text(rows.end(UnpooledByteBufAllocator.DEFAULT)));
+			assertThat(out).hasToString(ROWS);
+			assertThat(rows.stored()).isEqualTo(4);
+			assertThat(rows.bytes()).isEqualTo(body.length);
+		}
+	}
+
+	@Test
+	void aBodyOverTheLimitGivesNoRows() {
+		CopyRows rows = new CopyRows(ID, 10);
+		byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+		assertThat(rows.rows(chunk(body, 0, 8), UnpooledByteBufAllocator.DEFAULT)).isNotNull();
+		assertThat(rows.rows(chunk(body, 8, 8), UnpooledByteBufAllocator.DEFAULT)).isNull();
+	}
+
+	private static DataBuffer chunk(byte[] body, int from, int size) {
+		byte[] part = new byte[size];
+		System.arraycopy(body, from, part, 0, size);
+		return DefaultDataBufferFactory.sharedInstance.wrap(part);
+	}
+
+	private static String text(ByteBuf buffer) {
+		try {
+			return buffer.toString(StandardCharsets.UTF_8);
+		}
+		finally {
+			buffer.release();
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package com.healthpartner.api.imports;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+
+import com.healthpartner.api.problem.ApiException;
+import com.healthpartner.api.support.PartnerTest;
+import com.healthpartner.api.system.EventLoopPools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The body of an import stored by COPY as it arrives: every line that holds something,
+ * numbered as in the file, its text as sent; a body over the limit stores nothing.
+ */
+class ImportLinesTest extends PartnerTest {
+
+	@Autowired
+	private EventLoopPools pools;
+
+	@Test
+	void aBodyOfManyChunksIsStoredLineByLine() {
+		UUID id = newImport();
+		int lines = 100_000;
+		StepVerifier
+			.create(new ImportLines(this.pools.unwrap()).store(id, body(lines, 64 * 1024), 1L << 30,
+					PooledByteBufAllocator.DEFAULT))
+			.expectNext((long) lines)
+			.expectComplete()
+			.verify(Duration.ofSeconds(60));
+		assertThat(this.db.sql("select count(*), max(line) from import_lines where import_id = :id")
+			.bind("id", id)
+			.map((row) -> row.get(0, Long.class) + "/" + row.get(1, Long.class))
+			.one()
+			.block()).isEqualTo(lines + "/" + lines);
+		assertThat(this.db.sql("select body from import_lines where import_id = :id and line = 7")
+			.bind("id", id)
+			.map((row) -> row.get(0, String.class))
+			.one()
+			.block()).isEqualTo(line(7).substring(0, line(7).length() - 1));
+	}
+
+	@Test
+	void aBodyOverTheLimitStoresNothing() {
+		UUID id = newImport();
+		StepVerifier
+			.create(new ImportLines(this.pools.unwrap()).store(id, body(10_000, 4096), 100_000,
+					PooledByteBufAllocator.DEFAULT))
+			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(ApiException.class)
+				.hasMessageContaining("larger than 100000 bytes"))
+			.verify(Duration.ofSeconds(30));
+		assertThat(this.db.sql("select count(*) from import_lines where import_id = :id")
+			.bind("id", id)
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).isZero();
+	}
+
+	private UUID newImport() {
+		UUID id = UUID.randomUUID();
+		this.db.sql("""
+				insert into imports (id, partner_id, key_id, request_id, resource, status, created_at)
+				values (:id, cast(:partner as uuid), :key, 'test', 'metrics', 'receiving', now())
+				""")
+			.bind("id", id)
+			.bind("partner", this.partner.partnerId())
+			.bind("key", UUID.randomUUID())
+			.then()
+			.block();
+		return id;
+	}
+
+	/**
+	 * {@code lines} lines of NDJSON in chunks of about {@code chunk} bytes, made as read.
+	 */
+	private Flux<DataBuffer> body(int lines, int chunk) {
+		AtomicLong next = new AtomicLong(1);
+		return Flux.generate((sink) -> {
+			if (next.get() > lines) {
+				sink.complete();
+				return;
+			}
+			StringBuilder text = new StringBuilder(chunk + 200);
+			while (text.length() < chunk && next.get() <= lines) {
+				text.append(line(next.getAndIncrement()));
+			}
+			sink.next(DefaultDataBufferFactory.sharedInstance.wrap(text.toString().getBytes(StandardCharsets.UTF_8)));
+		});
+	}
+
+	private static String line(long n) {
+		return "{\"user_id\": \"member-" + (n % 100)
+				+ "\", \"metrics\": {\"weight\": 70.5}, \"note\": \"a\\\\b\\tc\"}\r\n";
+	}
+
+}

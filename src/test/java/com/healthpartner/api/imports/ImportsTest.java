@@ -1,0 +1,196 @@
+package com.healthpartner.api.imports;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import com.healthpartner.api.support.Eventually;
+import com.healthpartner.api.support.Expect;
+import com.healthpartner.api.support.PartnerTest;
+import com.healthpartner.api.support.Partners.Credentials;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code POST /api/v1/health/imports}: the body stored, {@code 202} with the import,
+ * which its partner reads and no other; the refusals before anything is stored; the limit
+ * of active imports. (The worker that applies the lines is still to come, so the imports
+ * stay {@code processing} here.)
+ */
+class ImportsTest extends PartnerTest {
+
+	private static final String PATH = "/api/v1/health/imports";
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void anImportIsStoredThenAppliedLineByLineAsTheSinglePostWouldApplyEachLine() {
+		String body = "{\"user_id\": \"" + this.user
+				+ "\", \"client_record_id\": \"c1\", \"metrics\": {\"weight\": 70}}\n\n" + "{\"user_id\": \""
+				+ this.user + "\", \"metrics\": {\"weight\": 7000}}\r\n" + "not json\n" + "{\"user_id\": \"" + this.user
+				+ "\", \"client_record_id\": \"c1\", \"client_record_version\": 2, " + "\"metrics\": {\"weight\": 71}}";
+		EntityExchangeResult<byte[]> answer = post(this.partner, "metrics", body).expectStatus()
+			.isAccepted()
+			.expectBody()
+			.returnResult();
+		String view = new String(answer.getResponseBodyContent());
+		String id = JsonPath.read(view, "$.import_id");
+		assertThat(answer.getResponseHeaders().getLocation()).hasToString(PATH + "/" + id);
+		assertThat((Map<String, Object>) JsonPath.read(view, "$")).containsEntry("kind", "metrics")
+			.containsEntry("lines", 4);
+
+		Map<String, Object> done = Eventually.eventually(Duration.ofSeconds(20),
+				() -> (Map<String, Object>) JsonPath.read(get(this.partner, id), "$"),
+				(now) -> "completed".equals(now.get("status")));
+		assertThat(done).containsEntry("processed", 4)
+			.containsEntry("created", 1)
+			.containsEntry("updated", 1)
+			.containsEntry("unchanged", 0)
+			.containsEntry("failed", 2);
+		assertThat(done.get("completed_at")).isNotNull();
+		assertThat(this.api.allPages(this.partner.apiKey(), "/api/v1/health/metrics?user_id={u}", this.user))
+			.singleElement()
+			.satisfies((record) -> assertThat(record).containsEntry("client_record_version", 2));
+		assertThat(this.db
+			.sql("select string_agg(item, '|' order by line) from import_errors "
+					+ "where import_id = cast(:id as uuid)")
+			.bind("id", id)
+			.map((row) -> row.get(0, String.class))
+			.one()
+			.block())
+			.startsWith(
+					"{\"line\":3,\"status\":400,\"code\":\"validation_failed\",\"errors\":[{\"field\":\"metrics.weight\"")
+			.contains("|{\"line\":4,\"status\":400,\"code\":\"malformed_json\"");
+		assertThat(this.client.get()
+			.uri(PATH + "/{id}/errors", id)
+			.header("x-api-key", this.partner.apiKey())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.contentType("application/x-ndjson")
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody()).startsWith("{\"line\":3,").contains("\n{\"line\":4,").endsWith("}\n");
+		assertThat(this.db.sql("select count(*) from import_lines where import_id = cast(:id as uuid)")
+			.bind("id", id)
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).isZero();
+		Credentials other = this.partners.onboard("loadtest");
+		Expect.problem(this.client.get().uri(PATH + "/{id}", id).header("x-api-key", other.apiKey()).exchange(),
+				HttpStatus.NOT_FOUND, "not_found");
+	}
+
+	private String get(Credentials partner, String id) {
+		return this.client.get()
+			.uri(PATH + "/{id}", id)
+			.header("x-api-key", partner.apiKey())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	@Test
+	void badRequestsAreRefusedBeforeAnythingIsStoredAndAThirdActiveImportIs429() {
+		Expect.problem(post(this.partner, null, "{}"), HttpStatus.BAD_REQUEST, "validation_failed")
+			.jsonPath("$.errors[0].field")
+			.isEqualTo("kind");
+		Expect.problem(this.client.post()
+			.uri(PATH + "?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
+		assertThat(count()).isZero();
+		// two imports held by another instance for a long while: still processing
+		for (int i = 0; i < 2; i++) {
+			this.db
+				.sql("""
+						insert into imports (id, partner_id, key_id, request_id, resource, status, created_at,
+						                     claimed_by, claimed_until)
+						values (gen_random_uuid(), cast(:p as uuid), gen_random_uuid(), 'held', 'metrics', 'processing', now(),
+						        gen_random_uuid(), now() + interval '1 hour')
+						""")
+				.bind("p", this.partner.partnerId())
+				.then()
+				.block();
+		}
+		Expect.problem(post(this.partner, "metrics", "{}\n"), HttpStatus.TOO_MANY_REQUESTS, "too_many_imports")
+			.jsonPath("$.detail")
+			.value((String detail) -> assertThat(detail).contains("2 imports"));
+		assertThat(count()).isEqualTo(2);
+	}
+
+	@Test
+	void aReplayAnswersTheSameImportAndABodyThatIsNotUtf8StoresNothing() {
+		String body = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n";
+		String first = this.client.post()
+			.uri(PATH + "?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.header("Idempotency-Key", "history-1")
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(body)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		this.client.post()
+			.uri(PATH + "?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.header("Idempotency-Key", "history-1")
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(body)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectHeader()
+			.valueEquals("Idempotent-Replayed", "true")
+			.expectBody()
+			.jsonPath("$.import_id")
+			.isEqualTo(JsonPath.read(first, "$.import_id"));
+		byte[] notUtf8 = { '{', '"', 'a', '"', ':', '"', (byte) 0xC3, '"', '}', '\n' };
+		Expect.problem(this.client.post()
+			.uri(PATH + "?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(notUtf8)
+			.exchange(), HttpStatus.BAD_REQUEST, "malformed_json");
+		assertThat(this.db
+			.sql("select count(*) from import_lines l join imports i on i.id = l.import_id "
+					+ "where i.partner_id = cast(:p as uuid) and i.status = 'failed'")
+			.bind("p", this.partner.partnerId())
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).isZero();
+	}
+
+	private long count() {
+		return this.db.sql("select count(*) from imports where partner_id = cast(:p as uuid)")
+			.bind("p", this.partner.partnerId())
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block();
+	}
+
+	private WebTestClient.ResponseSpec post(Credentials partner, String kind, String body) {
+		return this.client.post()
+			.uri(PATH + ((kind != null) ? "?kind=" + kind : ""))
+			.header("x-api-key", partner.apiKey())
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(body)
+			.exchange();
+	}
+
+}
