@@ -14,6 +14,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.healthpartner.api.audit.AuditActor;
+import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.records.RecordKind;
@@ -98,6 +99,26 @@ final class ImportRepository {
 			.bind("id", id)
 			.map(ImportRow::of)
 			.one();
+	}
+
+	/**
+	 * At most {@code limit} imports of a partner of the given kinds, newest first, after
+	 * {@code after} (null: from the newest).
+	 */
+	Flux<ImportRow> list(UUID partnerId, List<String> resources, Cursors.Position after, int limit) {
+		String position = (after != null) ? " and (created_at, id) < (:afterAt, :afterId)" : "";
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				select %s from imports
+				where partner_id = :partnerId and resource = any(cast(:resources as text[]))%s
+				order by created_at desc, id desc limit :limit
+				""".formatted(COLUMNS, position))
+			.bind("partnerId", partnerId)
+			.bind("resources", resources.toArray(String[]::new))
+			.bind("limit", limit);
+		if (after != null) {
+			spec = spec.bind("afterAt", after.at()).bind("afterId", after.id());
+		}
+		return spec.map(ImportRow::of).all();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package com.healthpartner.api.imports;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import reactor.core.publisher.Mono;
@@ -31,6 +32,9 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.json.JsonBodies;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.listing.Listings;
+import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.records.RecordRepository;
 import com.healthpartner.api.system.EventLoopPools;
@@ -42,8 +46,8 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 /**
  * {@code POST /api/v1/health/imports?kind=…} (an NDJSON body, stored as it arrives, then
  * {@code 202}; {@link ImportWorker} applies it), {@code GET /api/v1/health/imports/{id}}
- * and its {@code /errors} (docs/api.md, Bulk writes: imports, which says what is not
- * built yet: the list of imports among others).
+ * and its {@code /errors}, and the list of a partner's imports (docs/api.md, Bulk writes:
+ * imports, which says what is not built yet).
  */
 @Configuration(proxyBeanMethods = false)
 class ImportRoutes {
@@ -65,20 +69,52 @@ class ImportRoutes {
 
 	@Bean
 	RouterFunction<ServerResponse> partnerImports(ImportRepository imports, ImportWorker worker, EventLoopPools pools,
-			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock) {
-		Handler handler = new Handler(imports, new ImportLines(pools.unwrap()), worker, properties, kinds, clock);
+			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock, Cursors cursors,
+			Listings listings) {
+		Handler handler = new Handler(imports, new ImportLines(pools.unwrap()), worker, properties, kinds, clock,
+				cursors, listings);
 		return Routes.under(PATH,
 				route().POST(PATH, handler::create)
+					.GET(PATH, handler::list)
 					.GET(PATH + "/{id}", handler::get)
 					.GET(PATH + "/{id}/errors", handler::errors)
 					.build()
-					.and(Routes.otherMethods(PATH, HttpMethod.POST))
+					.and(Routes.otherMethods(PATH, HttpMethod.GET, HttpMethod.POST))
 					.and(Routes.otherMethods(PATH + "/{id}", HttpMethod.GET))
 					.and(Routes.otherMethods(PATH + "/{id}/errors", HttpMethod.GET)));
 	}
 
 	private record Handler(ImportRepository imports, ImportLines lines, ImportWorker worker,
-			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock) {
+			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock, Cursors cursors,
+			Listings listings) {
+
+		/**
+		 * The partner's imports of the kinds the key may read or write, newest first, as
+		 * a list (a key with no scope of any kind: {@code 403}).
+		 */
+		Mono<ServerResponse> list(ServerRequest request) {
+			ApiPrincipal principal = Principals.of(request);
+			FieldErrors errors = new FieldErrors();
+			int limit = Paging.limit(request, errors);
+			errors.throwIfAny();
+			List<String> resources = this.kinds.stream()
+				.filter((kind) -> principal.scopes().contains(kind.read()) || principal.scopes().contains(kind.write()))
+				.map(RecordKind::resource)
+				.toList();
+			if (resources.isEmpty()) {
+				return Mono.error(new ApiException(ProblemType.INSUFFICIENT_SCOPE,
+						"Listing imports needs a scope of metrics or of assessments"));
+			}
+			String query = "imports|" + String.join(",", resources);
+			Cursors.Position after = request.queryParam("cursor")
+				.map((cursor) -> this.cursors.decode(query, cursor))
+				.orElse(null);
+			return this.imports.list(principal.partnerId(), resources, after, limit + 1)
+				.collectList()
+				.map((rows) -> Paging.page(rows, limit, Function.identity(), ImportRow::createdAt, ImportRow::id,
+						this.cursors, query))
+				.flatMap(this.listings::page);
+		}
 
 		Mono<ServerResponse> create(ServerRequest request) {
 			return Mono.defer(() -> {

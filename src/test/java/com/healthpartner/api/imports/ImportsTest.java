@@ -176,6 +176,36 @@ class ImportsTest extends PartnerTest {
 			.block()).isZero();
 	}
 
+	@Test
+	@SuppressWarnings("unchecked")
+	void theListShowsThePartnersImportsNewestFirstPageByPage() {
+		String first = JsonPath.read(new String(post(this.partner, "metrics", "{}\n").expectStatus()
+			.isAccepted()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent()), "$.import_id");
+		this.clock.advance(Duration.ofSeconds(1));
+		String second = JsonPath.read(new String(post(this.partner, "assessments", "{}\n").expectStatus()
+			.isAccepted()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent()), "$.import_id");
+		Map<String, Object> page = this.api.page(this.partner.apiKey(), PATH + "?limit=1");
+		assertThat((java.util.List<Map<String, Object>>) page.get("data")).extracting((row) -> row.get("import_id"))
+			.containsExactly(second);
+		Map<String, Object> next = this.api.page(this.partner.apiKey(), PATH + "?limit=1&cursor={c}",
+				page.get("next_cursor"));
+		assertThat((java.util.List<Map<String, Object>>) next.get("data")).extracting((row) -> row.get("import_id"))
+			.containsExactly(first);
+		Credentials other = this.partners.onboard("loadtest");
+		assertThat((java.util.List<Object>) this.api.page(other.apiKey(), PATH).get("data")).isEmpty();
+		Credentials metricsOnly = this.partners.issueKey(this.partner.partnerId(),
+				Map.of("scopes", java.util.List.of("metrics:read")));
+		assertThat((java.util.List<Map<String, Object>>) this.api.page(metricsOnly.apiKey(), PATH).get("data"))
+			.extracting((row) -> row.get("import_id"))
+			.containsExactly(first);
+	}
+
 	private long count() {
 		return this.db.sql("select count(*) from imports where partner_id = cast(:p as uuid)")
 			.bind("p", this.partner.partnerId())
