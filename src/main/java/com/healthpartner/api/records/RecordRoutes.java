@@ -34,17 +34,17 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 @Configuration(proxyBeanMethods = false)
 class RecordRoutes {
 
-	/**
-	 * Right after the metric catalog's route, ahead of every other router: the routes are
-	 * tried in order, and these are the ones most requests take.
-	 */
-	/** The records of each kind, in the order of the kinds. */
+	/** The records of each kind, in the order of the kinds (imports apply lines too). */
 	@Bean
 	List<RecordRepository> recordRepositories(List<RecordKind> kinds, DatabaseClient db, LongReads longReads,
 			PageReads pageReads, DatabaseProperties database) {
 		return kinds.stream().map((kind) -> new RecordRepository(kind, db, longReads, pageReads, database)).toList();
 	}
 
+	/**
+	 * Right after the metric catalog's route, ahead of every other router: the routes are
+	 * tried in order, and these are the ones most requests take.
+	 */
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 	RouterFunction<ServerResponse> recordKindRoutes(List<RecordRepository> repositories, JsonBodies bodies,

@@ -31,8 +31,9 @@ import com.healthpartner.api.problem.ProblemType;
  * such a request gets until {@code APP_HTTP_REQUEST_READ_TIMEOUT} (10 s), and a
  * {@code 408} if its body is still missing then. NDJSON exports are exempt: they stream
  * for as long as the client reads, bounded by their own limits in the database
- * ({@code APP_DATABASE_EXPORT_TIMEOUT}). The deadline is a task of the request's own
- * event loop ({@link LoopTimer}).
+ * ({@code APP_DATABASE_EXPORT_TIMEOUT}); so is the upload of an import, answered once its
+ * body is stored ({@link #isImport}). The deadline is a task of the request's own event
+ * loop ({@link LoopTimer}).
  */
 @Component
 public class Deadline {
