@@ -25,7 +25,7 @@ class ChangeRetention extends PeriodicSweep {
 	private final Clock clock;
 
 	ChangeRetention(ChangeRepository changes, ChangesProperties properties, Clock clock) {
-		super(Duration.ofMinutes(1), "old changes");
+		super(Duration.ofMinutes(1), "delete old changes");
 		this.changes = changes;
 		this.properties = properties;
 		this.clock = clock;

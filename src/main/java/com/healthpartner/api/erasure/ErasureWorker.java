@@ -6,15 +6,13 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.system.PeriodicSweep;
 
 /**
  * Carries out pending erasures, whichever instance accepted them, so that an erasure
@@ -25,7 +23,7 @@ import com.healthpartner.api.records.RecordKind;
  * (locked rows are skipped) and complete it once.
  */
 @Component
-class ErasureWorker implements SmartLifecycle {
+class ErasureWorker extends PeriodicSweep {
 
 	private static final Log log = LogFactory.getLog(ErasureWorker.class);
 
@@ -39,24 +37,17 @@ class ErasureWorker implements SmartLifecycle {
 
 	private final List<RecordKind> kinds;
 
-	private final Sinks.Many<Boolean> wakeUps = Sinks.many().multicast().directBestEffort();
-
-	private volatile Disposable working;
-
 	ErasureWorker(ErasureRepository erasures, ErasureProperties properties, Clock clock, List<RecordKind> kinds) {
+		super(properties.pollInterval(), "look for pending erasures");
 		this.erasures = erasures;
 		this.properties = properties;
 		this.clock = clock;
 		this.kinds = kinds;
 	}
 
-	/** Starts a round soon (an erasure was just accepted here). */
-	void wake() {
-		this.wakeUps.tryEmitNext(Boolean.TRUE);
-	}
-
 	/** One round: every pending erasure carried as far as it can be now. */
-	Mono<Void> round() {
+	@Override
+	public Mono<Void> sweep() {
 		return this.erasures.pending(PENDING_PER_ROUND).concatMap(this::carryOut).then();
 	}
 
@@ -86,32 +77,6 @@ class ErasureWorker implements SmartLifecycle {
 			.expand((deleted) -> (deleted < batch) ? Mono.empty()
 					: Mono.defer(step).delaySubscription(this.properties.batchPause()))
 			.then();
-	}
-
-	@Override
-	public void start() {
-		this.working = Flux
-			.merge(Flux.interval(this.properties.pollInterval()).map((tick) -> Boolean.TRUE), this.wakeUps.asFlux())
-			.onBackpressureDrop()
-			.concatMap((tick) -> round().onErrorResume((failure) -> {
-				log.debug("Could not look for pending erasures yet: " + failure);
-				return Mono.empty();
-			}), 1)
-			.subscribe();
-	}
-
-	@Override
-	public void stop() {
-		Disposable current = this.working;
-		if (current != null) {
-			current.dispose();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		Disposable current = this.working;
-		return current != null && !current.isDisposed();
 	}
 
 }

@@ -24,7 +24,7 @@ class IdempotencySweeper extends PeriodicSweep {
 	private final Clock clock;
 
 	IdempotencySweeper(IdempotencyRepository keys, Clock clock) {
-		super(Duration.ofMinutes(1), "expired idempotency keys");
+		super(Duration.ofMinutes(1), "delete expired idempotency keys");
 		this.keys = keys;
 		this.clock = clock;
 	}

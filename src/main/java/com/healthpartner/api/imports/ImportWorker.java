@@ -11,14 +11,10 @@ import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
 import com.healthpartner.api.audit.AuditActor;
@@ -28,6 +24,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldError;
 import com.healthpartner.api.records.RecordItems;
 import com.healthpartner.api.records.RecordRepository;
+import com.healthpartner.api.system.PeriodicSweep;
 
 /**
  * Applies stored imports, whichever instance received them: it claims the oldest import
@@ -37,7 +34,7 @@ import com.healthpartner.api.records.RecordRepository;
  * committed chunk and applies no line twice. A chunk commits only while this instance
  * still holds the claim; a claim not renewed within its lease passes to another instance.
  */
-final class ImportWorker implements SmartLifecycle {
+final class ImportWorker extends PeriodicSweep {
 
 	private static final Log log = LogFactory.getLog(ImportWorker.class);
 
@@ -55,12 +52,9 @@ final class ImportWorker implements SmartLifecycle {
 
 	private final Clock clock;
 
-	private final Sinks.Many<Boolean> wakeUps = Sinks.many().multicast().directBestEffort();
-
-	private volatile Disposable working;
-
 	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
 			TransactionalOperator transaction, ImportProperties properties, Clock clock) {
+		super(properties.pollInterval(), "apply imports");
 		this.imports = imports;
 		this.items = repositories.stream()
 			.collect(Collectors.toMap((records) -> records.kind().resource(),
@@ -71,13 +65,9 @@ final class ImportWorker implements SmartLifecycle {
 		this.clock = clock;
 	}
 
-	/** Looks for work soon (an import was just stored here). */
-	void wake() {
-		this.wakeUps.tryEmitNext(Boolean.TRUE);
-	}
-
 	/** Claims and applies imports until none is left to claim. */
-	Mono<Void> round() {
+	@Override
+	public Mono<Void> sweep() {
 		return claimAndApply().expand((found) -> found ? claimAndApply() : Mono.empty()).then();
 	}
 
@@ -130,12 +120,12 @@ final class ImportWorker implements SmartLifecycle {
 	private RecordItems.Item read(RecordItems kind, int position, ImportRepository.Line line, Instant now) {
 		try {
 			JsonNode node = this.bodies.parseValue(line.body().getBytes(StandardCharsets.UTF_8));
-			return kind.read(position, (int) line.line(), node, now);
+			return kind.read(position, node, now);
 		}
 		catch (ApiException refused) {
 			List<FieldError> errors = refused.errors().isEmpty() ? List.of(new FieldError("body", refused.getMessage()))
 					: refused.errors();
-			return RecordItems.refused(position, (int) line.line(), refused.type(), errors);
+			return RecordItems.refused(position, refused.type(), errors);
 		}
 	}
 
@@ -172,32 +162,6 @@ final class ImportWorker implements SmartLifecycle {
 			.then(this.imports.progress(claimed.id(), this.me, chunk, now.plus(this.properties.claimLease())))
 			.flatMap((held) -> (held == 1) ? Mono.just(held)
 					: Mono.error(new IllegalStateException("another instance holds the import now")));
-	}
-
-	@Override
-	public void start() {
-		this.working = Flux
-			.merge(Flux.interval(this.properties.pollInterval()).map((tick) -> Boolean.TRUE), this.wakeUps.asFlux())
-			.onBackpressureDrop()
-			.concatMap((tick) -> round().onErrorResume((failure) -> {
-				log.debug("Could not look for imports to apply yet: " + failure);
-				return Mono.empty();
-			}), 1)
-			.subscribe();
-	}
-
-	@Override
-	public void stop() {
-		Disposable current = this.working;
-		if (current != null) {
-			current.dispose();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		Disposable current = this.working;
-		return current != null && !current.isDisposed();
 	}
 
 }

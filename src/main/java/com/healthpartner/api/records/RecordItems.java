@@ -48,36 +48,31 @@ public final class RecordItems {
 		return this.kind;
 	}
 
-	/** One item, read and checked as the single POST reads its body. */
-	public Item read(int index, JsonNode node, Instant now) {
-		return read(index, index, node, now);
-	}
-
 	/**
-	 * As above, {@code position} being the item's place in the list given to
-	 * {@link #apply}.
+	 * One item, read and checked as the single POST reads its body; {@code position} is
+	 * its place in the list given to {@link #apply}.
 	 */
-	public Item read(int position, int index, JsonNode node, Instant now) {
+	public Item read(int position, JsonNode node, Instant now) {
 		FieldErrors errors = new FieldErrors();
 		if (!(node instanceof ObjectNode item)) {
 			errors.add("body", "must be a JSON object");
-			return new Item(position, index, null, null, ProblemType.VALIDATION_FAILED, errors.list());
+			return new Item(position, null, null, ProblemType.VALIDATION_FAILED, errors.list());
 		}
 		RecordKind.Posted posted = this.kind.post(item, now, errors, this.mapper);
 		if (posted == null) {
-			return new Item(position, index, null, null, ProblemType.VALIDATION_FAILED, errors.list());
+			return new Item(position, null, null, ProblemType.VALIDATION_FAILED, errors.list());
 		}
-		return new Item(position, index, posted.row(), posted.client(), null, List.of());
+		return new Item(position, posted.row(), posted.client(), null, List.of());
 	}
 
 	/** An item refused before it could be read (a line that is not JSON). */
-	public static Item refused(int position, int index, ProblemType type, List<FieldError> errors) {
-		return new Item(position, index, null, null, type, errors);
+	public static Item refused(int position, ProblemType type, List<FieldError> errors) {
+		return new Item(position, null, null, type, errors);
 	}
 
 	/**
 	 * Stores the valid items, run after run, and gives every item its result, in the
-	 * order of {@code items} (an item's index is the caller's, such as a line number).
+	 * order of {@code items}.
 	 */
 	public Mono<Result[]> apply(UUID partnerId, List<Item> items, AuditActor actor) {
 		Result[] results = new Result[items.size()];
@@ -150,10 +145,10 @@ public final class RecordItems {
 	}
 
 	/**
-	 * An item: its place in the list ({@code position}), its index as the caller counts,
-	 * and its record, or else how and why it was refused.
+	 * An item: its place in the list ({@code position}), and its record, or else how and
+	 * why it was refused.
 	 */
-	public record Item(int position, int index, RecordRow row, ClientRecord client, ProblemType refusedAs,
+	public record Item(int position, RecordRow row, ClientRecord client, ProblemType refusedAs,
 			List<FieldError> errors) {
 	}
 

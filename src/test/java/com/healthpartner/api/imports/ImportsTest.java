@@ -134,26 +134,12 @@ class ImportsTest extends PartnerTest {
 	@Test
 	void aReplayAnswersTheSameImportAndABodyThatIsNotUtf8StoresNothing() {
 		String body = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n";
-		String first = this.client.post()
-			.uri(PATH + "?kind=metrics")
-			.header("x-api-key", this.partner.apiKey())
-			.header("Idempotency-Key", "history-1")
-			.contentType(MediaType.APPLICATION_NDJSON)
-			.bodyValue(body)
-			.exchange()
-			.expectStatus()
+		String first = post(this.partner, "metrics", body, "history-1").expectStatus()
 			.isAccepted()
 			.expectBody(String.class)
 			.returnResult()
 			.getResponseBody();
-		this.client.post()
-			.uri(PATH + "?kind=metrics")
-			.header("x-api-key", this.partner.apiKey())
-			.header("Idempotency-Key", "history-1")
-			.contentType(MediaType.APPLICATION_NDJSON)
-			.bodyValue(body)
-			.exchange()
-			.expectStatus()
+		post(this.partner, "metrics", body, "history-1").expectStatus()
 			.isAccepted()
 			.expectHeader()
 			.valueEquals("Idempotent-Replayed", "true")
@@ -215,12 +201,21 @@ class ImportsTest extends PartnerTest {
 	}
 
 	private WebTestClient.ResponseSpec post(Credentials partner, String kind, String body) {
-		return this.client.post()
+		return post(partner, kind, body, null);
+	}
+
+	/**
+	 * POSTs an import of {@code kind} (none: null), with an Idempotency-Key unless null.
+	 */
+	private WebTestClient.ResponseSpec post(Credentials partner, String kind, String body, String key) {
+		WebTestClient.RequestBodySpec request = this.client.post()
 			.uri(PATH + ((kind != null) ? "?kind=" + kind : ""))
 			.header("x-api-key", partner.apiKey())
-			.contentType(MediaType.APPLICATION_NDJSON)
-			.bodyValue(body)
-			.exchange();
+			.contentType(MediaType.APPLICATION_NDJSON);
+		if (key != null) {
+			request.header("Idempotency-Key", key);
+		}
+		return request.bodyValue(body).exchange();
 	}
 
 }
