@@ -3,6 +3,9 @@ package com.healthpartner.api.audit;
 import java.util.Optional;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.MediaType;
@@ -21,9 +24,9 @@ import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 
 /**
- * {@code GET /admin/v1/audit}: who read or wrote which user's health data, oldest first,
- * filtered by partner, user and time ({@code from} and {@code to} inclusive, as dates or
- * date-times like the metric filters).
+ * {@code GET /admin/v1/audit}: who read or wrote which user's health data (and each
+ * import's start and end), oldest first, filtered by partner, user and time ({@code from}
+ * and {@code to} inclusive, as dates or date-times like the metric filters).
  */
 @Component
 class AuditHandler {
@@ -68,11 +71,14 @@ class AuditHandler {
 
 	private static Entry view(AuditEvent event) {
 		return new Entry(event.id(), Timestamps.format(event.at()), event.partnerId(), event.keyId(), event.userId(),
-				event.action().value(), event.resource(), event.recordCount(), event.requestId());
+				event.action().value(), event.resource(), event.recordCount(), event.requestId(),
+				event.importSummary());
 	}
 
+	/** An event as listed; {@code import} only on an import's events. */
 	record Entry(UUID id, String at, UUID partnerId, UUID keyId, String userId, String action, String resource,
-			long recordCount, String requestId) {
+			long recordCount, String requestId,
+			@JsonProperty("import") @JsonRawValue @JsonInclude(JsonInclude.Include.NON_NULL) String importSummary) {
 	}
 
 }

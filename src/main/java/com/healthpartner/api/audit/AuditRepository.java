@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
+import io.r2dbc.postgresql.codec.Json;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -86,12 +87,17 @@ class AuditRepository {
 		return KeysetPages.select(this.db, "audit_events", "at", filters, after, limit).map(AuditRepository::row).all();
 	}
 
+	private static String summary(Json json) {
+		return (json != null) ? json.asString() : null;
+	}
+
 	private static AuditEvent row(Readable row) {
 		Long count = row.get("record_count", Long.class);
 		return new AuditEvent(row.get("id", UUID.class), row.get("at", Instant.class),
 				row.get("partner_id", UUID.class), row.get("key_id", UUID.class), row.get("user_id", String.class),
 				AuditEvent.Action.valueOf(row.get("action", String.class).toUpperCase()),
-				row.get("resource", String.class), (count != null) ? count : 0, row.get("request_id", String.class));
+				row.get("resource", String.class), (count != null) ? count : 0, row.get("request_id", String.class),
+				summary(row.get("import", Json.class)));
 	}
 
 }

@@ -31,6 +31,13 @@ final class ImportLines {
 
 	private static final String COPY = "copy import_lines (import_id, line, body) from stdin";
 
+	/**
+	 * The lock the receiving connection holds for the whole upload (its session's: it
+	 * goes with the connection if the instance dies, and
+	 * {@link ImportRepository#abandoned} then lets the import go).
+	 */
+	static final String RECEIVING_LOCK = "hashtextextended(cast(%s as text), 12)";
+
 	/** PostgreSQL's SQLSTATE for a byte sequence that is not valid in the encoding. */
 	private static final String NOT_UTF8 = "22021";
 
@@ -65,18 +72,25 @@ final class ImportLines {
 			}
 		}).concatWith(Mono.fromSupplier(() -> Mono.just(rows.end(allocator))));
 		return Mono
-			.usingWhen(Mono.from(this.unpooled.create()),
-					(connection) -> Mono.from(connection.createStatement("set statement_timeout = 0").execute())
-						.flatMap((result) -> Mono.from(result.getRowsUpdated()))
-						.then(postgres(connection).copyIn(COPY).fromMany(chunks).build())
-						.thenReturn(0L)
-						.map((ignored) -> rows.stored()),
+			.usingWhen(
+					Mono.from(this.unpooled.create()), (
+							connection) -> run(connection, "set statement_timeout = 0")
+								.then(run(connection,
+										"select pg_advisory_lock(" + RECEIVING_LOCK.formatted("'" + importId + "'")
+												+ ")"))
+								.then(postgres(connection).copyIn(COPY).fromMany(chunks).build())
+								.thenReturn(0L)
+								.map((ignored) -> rows.stored()),
 					Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.onErrorMap((failure) -> refused.get() != null && failure != refused.get(), (failure) -> refused.get())
 			.onErrorMap(R2dbcException.class,
 					(failure) -> NOT_UTF8.equals(failure.getSqlState()) ? new ApiException(ProblemType.MALFORMED_JSON,
 							"The import is not valid UTF-8; send its lines encoded in UTF-8 (nothing was stored)")
 							: failure);
+	}
+
+	private static Mono<Void> run(Connection connection, String sql) {
+		return Flux.from(connection.createStatement(sql).execute()).flatMap((result) -> result.map((row) -> 1)).then();
 	}
 
 	private static PostgresqlConnection postgres(Connection connection) {

@@ -10,13 +10,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * ({@code APP_IMPORT_MAX_BYTES}, 1 GiB), how many imports of one partner may be receiving
  * or processing at once ({@code APP_IMPORT_MAX_ACTIVE}, 2), how many lines one
  * transaction applies ({@code APP_IMPORT_CHUNK_LINES}), how long an instance's claim on
- * an import holds without news ({@code APP_IMPORT_CLAIM_LEASE}), and how often the worker
- * looks for imports to apply ({@code APP_IMPORT_POLL_INTERVAL}).
+ * an import holds without news ({@code APP_IMPORT_CLAIM_LEASE}, also the pause before a
+ * failed chunk is tried again), how many failed chunks in a row end an import
+ * {@code failed} ({@code APP_IMPORT_MAX_FAILURES}), and how often the worker looks for
+ * imports to apply ({@code APP_IMPORT_POLL_INTERVAL}).
  */
 @ConfigurationProperties("app.import")
 public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @DefaultValue("2") int maxActive,
 		@DefaultValue("1000") int chunkLines, @DefaultValue("30s") Duration claimLease,
-		@DefaultValue("1s") Duration pollInterval) {
+		@DefaultValue("5") int maxFailures, @DefaultValue("1s") Duration pollInterval) {
 
 	public ImportProperties {
 		if (maxBytes < 1024) {
@@ -30,6 +32,9 @@ public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @Defau
 		}
 		if (claimLease.toMillis() < 1000) {
 			throw new IllegalArgumentException("APP_IMPORT_CLAIM_LEASE must be at least 1s");
+		}
+		if (maxFailures < 1) {
+			throw new IllegalArgumentException("APP_IMPORT_MAX_FAILURES must be at least 1");
 		}
 		if (pollInterval.toMillis() < 10) {
 			throw new IllegalArgumentException("APP_IMPORT_POLL_INTERVAL must be at least 10ms");

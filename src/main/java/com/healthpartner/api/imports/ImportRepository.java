@@ -74,23 +74,93 @@ final class ImportRepository {
 		return (key != null) ? spec.bind("key", key) : spec;
 	}
 
-	/** The whole body is stored: {@code lines} to apply, from now on by the worker. */
-	Mono<ImportRow> received(UUID id, long lines) {
+	/**
+	 * The whole body is stored: {@code lines} to apply, from now on by the worker; the
+	 * audit trail has the import (created).
+	 */
+	Mono<ImportRow> received(UUID id, long lines, Instant now) {
 		return this.db.sql("""
-				update imports set status = 'processing', lines = :lines
-				where id = :id and status = 'receiving' returning %s
-				""".formatted(COLUMNS)).bind("id", id).bind("lines", lines).map(ImportRow::of).one();
+				with stored as (
+				    update imports set status = 'processing', lines = :lines
+				    where id = :id and status = 'receiving' returning *
+				), audited as (%s)
+				select %s from stored
+				""".formatted(audit("stored", "0"), COLUMNS))
+			.bind("id", id)
+			.bind("lines", lines)
+			.bind("now", now)
+			.map(ImportRow::of)
+			.one();
 	}
 
-	/** The import cannot go on: {@code failed} with {@code detail}, its lines let go. */
-	Mono<Void> fail(UUID id, String detail, Instant now) {
+	/**
+	 * The statement that writes the audit event of an import from the rows of
+	 * {@code source} (imports rows, as the statement changed them) at {@code :now}:
+	 * {@code recordCount} records written, and the import's id, status and counts.
+	 */
+	private static String audit(String source, String recordCount) {
+		return """
+				insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id, import)
+				select gen_random_uuid(), :now, partner_id, key_id, null, 'import', resource, %s, request_id,
+				       jsonb_build_object('import_id', id, 'status', status, 'lines', lines, 'processed', processed,
+				                          'created', created, 'updated', updated, 'unchanged', unchanged, 'failed', failed)
+				from %s
+				"""
+			.formatted(recordCount, source);
+	}
+
+	/**
+	 * The body could not be received whole (no {@code 202} was given): the import and
+	 * whatever of it was stored are gone, as if never sent, and its slot is free.
+	 */
+	Mono<Void> drop(UUID id) {
+		return this.db.sql("delete from imports where id = :id and status = 'receiving'").bind("id", id).then();
+	}
+
+	/**
+	 * Drops the imports still {@code receiving} since before {@code startedBefore} whose
+	 * receiving connection is gone (its instance died: the lock it held went with it);
+	 * how many.
+	 */
+	Mono<Long> abandoned(Instant startedBefore) {
 		return this.db.sql("""
-				with ended as (
-				    update imports set status = 'failed', detail = :detail, completed_at = :now
-				    where id = :id and status in ('receiving', 'processing') returning id
-				)
-				delete from import_lines where import_id in (select id from ended)
-				""").bind("id", id).bind("detail", detail).bind("now", now).then();
+				delete from imports
+				where status = 'receiving' and created_at < :before and pg_try_advisory_xact_lock(%s)
+				""".formatted(ImportLines.RECEIVING_LOCK.formatted("id")))
+			.bind("before", startedBefore)
+			.fetch()
+			.rowsUpdated();
+	}
+
+	/**
+	 * A chunk of the import failed on {@code me} with {@code detail}: the claim is let go
+	 * until {@code retryAt}; at the {@code maxFailures}th failure in a row the import
+	 * ends {@code failed} with the detail, its lines let go, in the audit trail with what
+	 * it applied. Whether it ended.
+	 */
+	Mono<Boolean> failed(UUID id, UUID me, String detail, int maxFailures, Instant now, Instant retryAt) {
+		return this.db.sql("""
+				with bumped as (
+				    update imports set failures = failures + 1, claimed_by = null, claimed_until = :retryAt,
+				        status = case when failures + 1 >= :max then 'failed' else status end,
+				        detail = case when failures + 1 >= :max then :detail else detail end,
+				        completed_at = case when failures + 1 >= :max then :now else completed_at end
+				    where id = :id and claimed_by = :me and status = 'processing' returning *
+				), ended as (
+				    select * from bumped where status = 'failed'
+				), gone as (
+				    delete from import_lines where import_id in (select id from ended)
+				), audited as (%s)
+				select count(*) from ended
+				""".formatted(audit("ended", "created + updated + unchanged")))
+			.bind("id", id)
+			.bind("me", me)
+			.bind("detail", detail)
+			.bind("max", maxFailures)
+			.bind("now", now)
+			.bind("retryAt", retryAt)
+			.map((row) -> row.get(0, Long.class) > 0)
+			.one();
 	}
 
 	Mono<ImportRow> find(UUID partnerId, UUID id) {
@@ -198,7 +268,7 @@ final class ImportRepository {
 		return this.db.sql("""
 				update imports set processed = processed + :processed, last_line = :lastLine,
 				    created = created + :created, updated = updated + :updated, unchanged = unchanged + :unchanged,
-				    failed = failed + :failed, claimed_until = :until
+				    failed = failed + :failed, claimed_until = :until, failures = 0
 				where id = :id and claimed_by = :me and status = 'processing'
 				""")
 			.bind("id", id)
@@ -214,18 +284,22 @@ final class ImportRepository {
 			.rowsUpdated();
 	}
 
-	/** Every line applied: {@code completed}, its lines let go. */
+	/**
+	 * Every line applied: {@code completed}, its lines let go, in the audit trail with
+	 * its counts.
+	 */
 	Mono<Long> complete(UUID id, UUID me, Instant now) {
 		return this.db
 			.sql("""
 					with ended as (
 					    update imports set status = 'completed', completed_at = :now, claimed_by = null, claimed_until = null
-					    where id = :id and claimed_by = :me and status = 'processing' returning id
+					    where id = :id and claimed_by = :me and status = 'processing' returning *
 					), gone as (
 					    delete from import_lines where import_id in (select id from ended)
-					)
+					), audited as (%s)
 					select count(*) from ended
-					""")
+					"""
+				.formatted(audit("ended", "created + updated + unchanged")))
 			.bind("id", id)
 			.bind("me", me)
 			.bind("now", now)

@@ -148,10 +148,9 @@ class ImportRoutes {
 				.flatMap((started) -> this.lines
 					.store(id, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
 							PooledByteBufAllocator.DEFAULT)
-					.flatMap((stored) -> this.imports.received(id, stored))
+					.flatMap((stored) -> this.imports.received(id, stored, this.clock.instant()))
 					.doOnNext((received) -> this.worker.wake())
-					.onErrorResume((failure) -> this.imports
-						.fail(id, "The body could not be stored: " + failure.getMessage(), this.clock.instant())
+					.onErrorResume((failure) -> this.imports.drop(id)
 						.onErrorResume((ignored) -> Mono.empty())
 						.then(Mono.error(failure))))
 				.flatMap((row) -> accepted(row, false));

@@ -65,10 +65,19 @@ final class ImportWorker extends PeriodicSweep {
 		this.clock = clock;
 	}
 
-	/** Claims and applies imports until none is left to claim. */
+	/**
+	 * Lets go of uploads whose instance died, then claims and applies imports until none
+	 * is left to claim.
+	 */
 	@Override
 	public Mono<Void> sweep() {
-		return claimAndApply().expand((found) -> found ? claimAndApply() : Mono.empty()).then();
+		return Mono.defer(() -> this.imports.abandoned(this.clock.instant().minus(this.properties.claimLease())))
+			.doOnNext((dropped) -> {
+				if (dropped > 0) {
+					log.warn("Dropped " + dropped + " import(s) whose upload stopped with its instance");
+				}
+			})
+			.then(claimAndApply().expand((found) -> found ? claimAndApply() : Mono.empty()).then());
 	}
 
 	/** Whether an import was claimed (and applied as far as it could be). */
@@ -86,10 +95,25 @@ final class ImportWorker extends PeriodicSweep {
 		return Mono.defer(() -> chunk(claimed, lastLine))
 			.expand((more) -> more ? Mono.defer(() -> chunk(claimed, lastLine)) : Mono.empty())
 			.then()
-			.onErrorResume((failure) -> {
-				log.warn("Import " + claimed.id()
-						+ " could not go on here (another instance or a later round goes on): " + failure);
+			.onErrorResume(ClaimLost.class, (lost) -> {
+				log.warn("Import " + claimed.id() + " is applied by another instance now");
 				return Mono.empty();
+			})
+			.onErrorResume((failure) -> {
+				log.warn("Import " + claimed.id() + " failed at the chunk after line " + lastLine[0], failure);
+				Instant now = this.clock.instant();
+				return this.imports
+					.failed(claimed.id(), this.me,
+							"Processing stopped after line " + lastLine[0] + ": the lines after it could not be stored",
+							this.properties.maxFailures(), now, now.plus(this.properties.claimLease()))
+					.doOnNext((ended) -> {
+						if (ended) {
+							log.error("Import " + claimed.id() + " ended failed after " + this.properties.maxFailures()
+									+ " failed attempts");
+						}
+					})
+					.onErrorResume((ignored) -> Mono.empty())
+					.then();
 			});
 	}
 
@@ -160,8 +184,16 @@ final class ImportWorker extends PeriodicSweep {
 			.refused(claimed.id(), refusedLines.stream().mapToLong(Long::longValue).toArray(),
 					refusedItems.toArray(String[]::new))
 			.then(this.imports.progress(claimed.id(), this.me, chunk, now.plus(this.properties.claimLease())))
-			.flatMap((held) -> (held == 1) ? Mono.just(held)
-					: Mono.error(new IllegalStateException("another instance holds the import now")));
+			.flatMap((held) -> (held == 1) ? Mono.just(held) : Mono.error(new ClaimLost()));
+	}
+
+	/** Another instance holds the import now (this one's lease ran out). */
+	private static final class ClaimLost extends IllegalStateException {
+
+		ClaimLost() {
+			super("another instance holds the import now");
+		}
+
 	}
 
 }

@@ -1,11 +1,13 @@
 package com.healthpartner.api.imports;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -14,19 +16,23 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.PartnerTest;
+import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * {@code POST /api/v1/health/imports}: the body stored, {@code 202} with the import,
- * which its partner reads and no other; the refusals before anything is stored; the limit
- * of active imports. (The worker that applies the lines is still to come, so the imports
- * stay {@code processing} here.)
+ * which its partner reads and no other, applied line by line with its refused lines and
+ * its audit events; the refusals before anything is stored; the limit of active imports.
  */
 class ImportsTest extends PartnerTest {
 
 	private static final String PATH = "/api/v1/health/imports";
+
+	@Autowired
+	private ImportWorker worker;
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -83,6 +89,30 @@ class ImportsTest extends PartnerTest {
 			.map((row) -> row.get(0, Long.class))
 			.one()
 			.block()).isZero();
+		// the audit trail: the import created and completed with its counts, and the
+		// records' own write events, all under the POST's request id
+		String requestId = answer.getResponseHeaders().getFirst("X-Request-Id");
+		List<Map<String, Object>> events = JsonPath.read(Partners
+			.admin(this.client.get().uri("/admin/v1/audit?partner_id={p}&limit=100", this.partner.partnerId()))
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody(), "$.data");
+		assertThat(events).filteredOn((event) -> "import".equals(event.get("action")))
+			.extracting((event) -> event.get("record_count"), (event) -> event.get("user_id"),
+					(event) -> event.get("request_id"), (event) -> event.get("import"))
+			.containsExactly(
+					tuple(0, null, requestId,
+							Map.of("import_id", id, "status", "processing", "lines", 4, "processed", 0, "created", 0,
+									"updated", 0, "unchanged", 0, "failed", 0)),
+					tuple(2, null, requestId, Map.of("import_id", id, "status", "completed", "lines", 4, "processed", 4,
+							"created", 1, "updated", 1, "unchanged", 0, "failed", 2)));
+		assertThat(events).filteredOn((event) -> "write".equals(event.get("action")))
+			.extracting((event) -> event.get("user_id"), (event) -> event.get("request_id"))
+			.isNotEmpty()
+			.containsOnly(tuple(this.user, requestId));
 		Credentials other = this.partners.onboard("loadtest");
 		Expect.problem(this.client.get().uri(PATH + "/{id}", id).header("x-api-key", other.apiKey()).exchange(),
 				HttpStatus.NOT_FOUND, "not_found");
@@ -190,6 +220,79 @@ class ImportsTest extends PartnerTest {
 		assertThat((java.util.List<Map<String, Object>>) this.api.page(metricsOnly.apiKey(), PATH).get("data"))
 			.extracting((row) -> row.get("import_id"))
 			.containsExactly(first);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void aChunkThatKeepsFailingEndsTheImportFailedAndAnUploadWhoseInstanceDiedIsDropped() {
+		// the database refuses this user's rows (a trigger), so every attempt at the
+		// chunk
+		// fails
+		String poisoned = newUserId();
+		this.db.sql("""
+				create function refuse_poisoned() returns trigger language plpgsql as $$
+				begin
+				    if new.user_id = '%s' then raise exception 'refused by the test'; end if;
+				    return new;
+				end $$
+				""".formatted(poisoned)).then().block();
+		this.db
+			.sql("create trigger refuse_poisoned before insert on metric_records for each row "
+					+ "execute function refuse_poisoned()")
+			.then()
+			.block();
+		try {
+			String id = JsonPath.read(new String(post(this.partner, "metrics",
+					"{\"user_id\": \"" + poisoned + "\", \"metrics\": {\"weight\": 70}}\n")
+				.expectStatus()
+				.isAccepted()
+				.expectBody()
+				.returnResult()
+				.getResponseBodyContent()), "$.import_id");
+			ImportWorker worker = this.worker;
+			Map<String, Object> ended = Eventually.eventually(Duration.ofSeconds(30), () -> {
+				// the pause before the next attempt, cut short
+				this.db
+					.sql("update imports set claimed_until = now() - interval '1 second' "
+							+ "where id = cast(:id as uuid) and claimed_by is null")
+					.bind("id", id)
+					.then()
+					.block();
+				worker.wake();
+				return (Map<String, Object>) JsonPath.read(get(this.partner, id), "$");
+			}, (now) -> "failed".equals(now.get("status")));
+			assertThat(ended).containsEntry("processed", 0).containsEntry("created", 0);
+			assertThat((String) ended.get("detail")).contains("after line 0");
+			assertThat(this.db.sql("select failures from imports where id = cast(:id as uuid)")
+				.bind("id", id)
+				.map((row) -> row.get(0, Integer.class))
+				.one()
+				.block()).isEqualTo(5);
+		}
+		finally {
+			this.db.sql("drop trigger refuse_poisoned on metric_records").then().block();
+			this.db.sql("drop function refuse_poisoned()").then().block();
+		}
+
+		// an upload whose instance died (no connection holds its lock) is dropped, which
+		// frees its slot; one just started is left alone
+		this.db.sql("""
+				insert into imports (id, partner_id, key_id, request_id, resource, status, created_at)
+				values (gen_random_uuid(), cast(:p as uuid), gen_random_uuid(), 'died', 'metrics', 'receiving',
+				        now() - interval '1 hour'),
+				       (gen_random_uuid(), cast(:p as uuid), gen_random_uuid(), 'young', 'metrics', 'receiving', now())
+				""").bind("p", this.partner.partnerId()).then().block();
+		this.worker.wake();
+		assertThat(Eventually.eventually(Duration.ofSeconds(10),
+				() -> this.db
+					.sql("select string_agg(request_id, ',') from imports where partner_id = cast(:p as uuid) "
+							+ "and status = 'receiving'")
+					.bind("p", this.partner.partnerId())
+					.map((row) -> row.get(0, String.class))
+					.one()
+					.block(),
+				"young"::equals))
+			.isEqualTo("young");
 	}
 
 	private long count() {
