@@ -93,6 +93,12 @@ final class HttpEdge extends ChannelDuplexHandler {
 	/** A request answered here: its body is read and dropped. */
 	private boolean dropping;
 
+	/**
+	 * The web layer streams the body being read ({@link #streamBody}): it may take as
+	 * long as it needs, as long as no read timeout passes without a byte of it.
+	 */
+	private boolean streaming;
+
 	private boolean lingering;
 
 	private boolean decodedThisRead;
@@ -143,6 +149,9 @@ final class HttpEdge extends ChannelDuplexHandler {
 		}
 		if (msg instanceof LastHttpContent) {
 			requestEnded();
+		}
+		else if (this.streaming && this.inbound == BODY) {
+			this.since = System.nanoTime();
 		}
 		if (msg instanceof DecoderResultProvider provider && provider.decoderResult().isFailure()) {
 			// a body that broke off: Reactor Netty fails the request; nothing after it is
@@ -246,6 +255,7 @@ final class HttpEdge extends ChannelDuplexHandler {
 
 	private void requestEnded() {
 		this.inbound = IDLE;
+		this.streaming = false;
 		if (this.lastRequest) {
 			this.discarding = true;
 		}
@@ -405,6 +415,19 @@ final class HttpEdge extends ChannelDuplexHandler {
 	}
 
 	/**
+	 * The body of the request being read is streamed by the web layer (an import's
+	 * upload): from now on it has no time limit as a whole, only one of the read timeout
+	 * between two of its chunks while the service waits for them. Called on the
+	 * connection's event loop.
+	 */
+	void streamBody() {
+		if (this.inbound == BODY && !this.dropping) {
+			this.streaming = true;
+			this.since = System.nanoTime();
+		}
+	}
+
+	/**
 	 * Whether the service waits for the body of the request being read: it has asked for
 	 * more of it and the client has not sent it.
 	 */
@@ -457,9 +480,13 @@ final class HttpEdge extends ChannelDuplexHandler {
 			this.ctx.close();
 			return;
 		}
+		long seconds = TimeUnit.NANOSECONDS.toSeconds(this.readTimeout);
 		ApiException problem = new ApiException(ProblemType.REQUEST_TIMEOUT,
-				"The request did not arrive whole within " + TimeUnit.NANOSECONDS.toSeconds(this.readTimeout)
-						+ " s of its first byte; nothing was written. The connection is closed.");
+				this.streaming
+						? "The upload stopped: no byte of it arrived for " + seconds
+								+ " s; nothing of it was stored. The connection is closed."
+						: "The request did not arrive whole within " + seconds
+								+ " s of its first byte; nothing was written. The connection is closed.");
 		HttpRequest request = (this.inbound == BODY) ? this.current : null;
 		String id = RequestIds.chooseFor((request != null) ? request.headers().get(RequestIds.HEADER) : null);
 		String path = (request != null) ? RequestTargets.pathFor(request.uri(), this.maxTarget) : "/";

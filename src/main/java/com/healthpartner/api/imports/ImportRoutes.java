@@ -6,6 +6,8 @@ import java.util.UUID;
 import java.util.function.Function;
 
 import io.netty.buffer.PooledByteBufAllocator;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -26,6 +28,7 @@ import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.crypto.Ids;
+import com.healthpartner.api.edge.LongUploads;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.json.RecordIds;
 import com.healthpartner.api.problem.ApiException;
@@ -51,6 +54,8 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
  */
 @Configuration(proxyBeanMethods = false)
 class ImportRoutes {
+
+	private static final Log log = LogFactory.getLog(ImportRoutes.class);
 
 	static final String PATH = "/api/v1/health/imports";
 
@@ -145,6 +150,7 @@ class ImportRoutes {
 						"Your organisation already has " + this.properties.maxActive()
 								+ " imports receiving or processing; wait for one of them to complete",
 						List.of(), Map.of(HttpHeaders.RETRY_AFTER, "10"))))
+				.doOnNext((started) -> LongUploads.allow(request.exchange().getRequest()))
 				.flatMap((started) -> this.lines
 					.store(id, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
 							PooledByteBufAllocator.DEFAULT)
@@ -152,7 +158,14 @@ class ImportRoutes {
 					.doOnNext((received) -> this.worker.wake())
 					.onErrorResume((failure) -> this.imports.drop(id)
 						.onErrorResume((ignored) -> Mono.empty())
-						.then(Mono.error(failure))))
+						.then(Mono.error(failure)))
+					// the connection closed under it (the client went, or the edge timed
+					// the
+					// upload out): nobody waits for the drop
+					.doOnCancel(() -> this.imports.drop(id)
+						.subscribe(null,
+								(failure) -> log.warn("Import " + id + " could not be dropped now; "
+										+ "the worker drops it once its upload's lock is gone: " + failure))))
 				.flatMap((row) -> accepted(row, false));
 		}
 

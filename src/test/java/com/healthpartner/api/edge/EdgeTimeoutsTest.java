@@ -126,6 +126,44 @@ class EdgeTimeoutsTest extends IntegrationTest {
 	}
 
 	@Test
+	void anImportUploadMayTakeLongerThanTheReadTimeoutButNotStopForIt() throws IOException {
+		Credentials partner = this.partners.onboard("loadtest");
+		String line = "{\"user_id\":\"u1\",\"metrics\":{\"weight\":70}}\n";
+		List<String> parts = new java.util.ArrayList<>();
+		parts.add("POST /api/v1/health/imports?kind=metrics HTTP/1.1\r\nHost: localhost\r\n"
+				+ "Content-Type: application/x-ndjson\r\nx-api-key: " + partner.apiKey() + "\r\nContent-Length: "
+				+ 8 * line.length() + "\r\n\r\n");
+		for (int i = 0; i < 8; i++) {
+			parts.add(line);
+		}
+		// a part every 400 ms: 3.2 s in all, more than three read timeouts
+		Exchange slow = RawHttp.inTurns(instancePort, parts, 400);
+		assertThat(slow.status(0)).as(slow.text()).isEqualTo(202);
+		assertThat(slow.body()).contains("\"lines\":8");
+		assertThat(slow.millis()).isGreaterThan(3000);
+
+		// an upload that stops for the read timeout: 408, and no import is left
+		Exchange stopped = RawHttp.send(instancePort,
+				"POST /api/v1/health/imports?kind=metrics HTTP/1.1\r\nHost: localhost\r\n"
+						+ "Content-Type: application/x-ndjson\r\nx-api-key: " + partner.apiKey()
+						+ "\r\nContent-Length: 1000\r\n\r\n" + line,
+				8000);
+		assertTimedOut(stopped);
+		assertThat(stopped.body()).contains("no byte of it arrived for 1 s");
+		assertThat(Eventually.eventually(Duration.ofSeconds(10),
+				() -> instance.context()
+					.getBean(org.springframework.r2dbc.core.DatabaseClient.class)
+					.sql("select count(*) from imports where partner_id = cast(:p as uuid)")
+					.bind("p", partner.partnerId())
+					.map((row) -> row.get(0, Long.class))
+					.one()
+					.block(),
+				(count) -> count == 1))
+			.as("only the slow upload's import")
+			.isOne();
+	}
+
+	@Test
 	void anIdleKeptAliveConnectionIsClosedSilently() throws IOException {
 		try (Socket socket = new Socket("localhost", instancePort)) {
 			socket.setSoTimeout(8000);
