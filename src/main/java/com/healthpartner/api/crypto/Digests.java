@@ -36,6 +36,11 @@ public final class Digests {
 		return HexFormat.of().formatHex(sha256(data));
 	}
 
+	/** A new SHA-256 digest, for a body hashed as it streams. */
+	public static MessageDigest newSha256() {
+		return instance("SHA-256");
+	}
+
 	public static String sha1Hex(String text) {
 		return HexFormat.of().formatHex(instance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
 	}

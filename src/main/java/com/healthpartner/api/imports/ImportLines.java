@@ -54,10 +54,10 @@ final class ImportLines {
 	 */
 	Mono<Long> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
 		CopyRows rows = new CopyRows(importId, maxBytes);
-		// the driver answers a failed stream with a COPY failure of its own: the cause is
-		// kept
+		// the driver answers a failed stream with a COPY failure of its own: the cause (a
+		// body over the limit, a signature that does not match it) is kept
 		AtomicReference<ApiException> refused = new AtomicReference<>();
-		Flux<Mono<ByteBuf>> chunks = body.map((chunk) -> {
+		Flux<Mono<ByteBuf>> chunks = body.doOnError(ApiException.class, refused::set).map((chunk) -> {
 			try {
 				ByteBuf out = rows.rows(chunk, allocator);
 				if (out == null) {

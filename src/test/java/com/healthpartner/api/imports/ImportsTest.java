@@ -17,6 +17,7 @@ import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners;
+import com.healthpartner.api.support.Signatures;
 import com.healthpartner.api.support.Partners.Credentials;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -220,6 +221,44 @@ class ImportsTest extends PartnerTest {
 		assertThat((java.util.List<Map<String, Object>>) this.api.page(metricsOnly.apiKey(), PATH).get("data"))
 			.extracting((row) -> row.get("import_id"))
 			.containsExactly(first);
+	}
+
+	@Test
+	void aSignedImportOfAnySizeIsCheckedAsItStreamsAndABadSignatureStoresNothing() {
+		StringBuilder lines = new StringBuilder();
+		for (int i = 0; i < 2000; i++) {
+			lines.append("{\"user_id\": \"").append(this.user).append("\", \"metrics\": {\"weight\": 70}}\n");
+		}
+		String body = lines.toString();
+		assertThat(body.length()).as("more than the 64 KiB a signed body is read whole within").isGreaterThan(65536);
+		long now = this.clock.instant().getEpochSecond();
+		String signature = Signatures.sign(this.partner.apiSecret(), now, "POST", PATH + "?kind=metrics", body);
+		signed(body, signature).expectStatus().isAccepted().expectBody().jsonPath("$.lines").isEqualTo(2000);
+		// the same signature again: a replayed write
+		Expect.problem(signed(body, signature), HttpStatus.UNAUTHORIZED, "invalid_signature");
+		// a signature of another body: refused at the end of the body, nothing kept
+		String other = Signatures.sign(this.partner.apiSecret(), now, "POST", PATH + "?kind=metrics", body + "\n");
+		Expect.problem(signed(body, other), HttpStatus.UNAUTHORIZED, "invalid_signature")
+			.jsonPath("$.detail")
+			.value((String detail) -> assertThat(detail).contains("does not match"));
+		assertThat(count()).isOne();
+		assertThat(this.db
+			.sql("select count(*) from import_lines l join imports i on i.id = l.import_id "
+					+ "where i.partner_id = cast(:p as uuid) and i.status <> 'processing'")
+			.bind("p", this.partner.partnerId())
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).isZero();
+	}
+
+	private WebTestClient.ResponseSpec signed(String body, String signature) {
+		return this.client.post()
+			.uri(PATH + "?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.header(Signatures.HEADER, signature)
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(body)
+			.exchange();
 	}
 
 	@Test
