@@ -20,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.r2dbc.spi.ConnectionFactories;
-import io.r2dbc.spi.ConnectionFactoryOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -100,7 +98,7 @@ class KilledServiceIT {
 		assertThat(failedAttempts.get()).as("attempts that met the dead service").isPositive();
 		Map<String, List<String>> records = new HashMap<>();
 		Map<String, Long> events = new HashMap<>();
-		DatabaseClient db = database();
+		DatabaseClient db = TestInfrastructure.databaseClient();
 		db.sql("select user_id, id from metric_records where partner_id = :p")
 			.bind("p", UUID.fromString(partner.partnerId()))
 			.map((row) -> Map.entry(row.get(0, String.class), row.get(1, UUID.class).toString()))
@@ -192,16 +190,6 @@ class KilledServiceIT {
 		SeparateJvmInstance child = SeparateJvmInstance.launchJar(name, port, List.of("-Xmx384m"));
 		this.children.add(child);
 		return child.awaitReady();
-	}
-
-	private static DatabaseClient database() {
-		TestInfrastructure.Database db = TestInfrastructure.postgres();
-		ConnectionFactoryOptions options = ConnectionFactoryOptions.parse(db.r2dbcUrl())
-			.mutate()
-			.option(ConnectionFactoryOptions.USER, db.username())
-			.option(ConnectionFactoryOptions.PASSWORD, db.password())
-			.build();
-		return DatabaseClient.create(ConnectionFactories.get(options));
 	}
 
 }

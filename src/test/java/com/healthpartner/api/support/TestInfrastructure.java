@@ -11,6 +11,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
+import io.r2dbc.spi.ConnectionFactories;
+import io.r2dbc.spi.ConnectionFactoryOptions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -18,6 +20,8 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 import redis.embedded.RedisServer;
+
+import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
  * The one place that decides where tests get PostgreSQL and Redis: Testcontainers
@@ -41,6 +45,20 @@ public final class TestInfrastructure {
 			database = dockerAvailable() ? containerPostgres() : embeddedPostgres();
 		}
 		return database;
+	}
+
+	/**
+	 * A client of the shared test database of its own, for tests that check what a
+	 * separate service JVM stored.
+	 */
+	public static DatabaseClient databaseClient() {
+		Database db = postgres();
+		ConnectionFactoryOptions options = ConnectionFactoryOptions.parse(db.r2dbcUrl())
+			.mutate()
+			.option(ConnectionFactoryOptions.USER, db.username())
+			.option(ConnectionFactoryOptions.PASSWORD, db.password())
+			.build();
+		return DatabaseClient.create(ConnectionFactories.get(options));
 	}
 
 	public static synchronized Redis redis() {
