@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # Bulk writes against PostgreSQL's own COPY, in one run: the rows/s of `COPY metric_records_copy FROM
 # STDIN` (psql, ROWS rows into a table made `LIKE metric_records INCLUDING ALL`: the same columns,
-# defaults, indexes and checks, in the service's database), then the rows/s of
-# `POST /api/v1/health/metrics/batch` with BATCH records a request from CONNECTIONS connections for
-# DURATION seconds (wrk, bench/wrk/post_metrics_batch.lua), twice: records of BATCH users (a nightly
-# sync of many members, a record each) and of BATCH / 50 users (wearables' syncs, 50 readings of a
-# member each; the audit trail has an event per user of a statement), each beside COPY's. Nothing is
-# asserted; it prints numbers.
+# defaults, indexes and checks, in the service's database), then, each beside COPY's:
+#
+# - `POST /api/v1/health/metrics/batch` with BATCH records a request from CONNECTIONS connections for
+#   DURATION seconds (wrk, bench/wrk/post_metrics_batch.lua), twice: records of BATCH users (a nightly
+#   sync of many members, a record each) and of BATCH / 50 users (wearables' syncs, 50 readings of a
+#   member each; the audit trail has an event per user of a statement);
+# - one import (`POST /api/v1/health/imports?kind=metrics`) of ROWS lines of the same shape, from the
+#   first byte sent to `completed` (curl, then the import's view polled every 0.2 s), with the used
+#   heap and old generation sampled through it (bench/heap-sampler.py);
+# - back-pressure: the shared harness's POST metrics and GET metrics (50 rows) workloads, DURATION
+#   seconds each at CONNECTIONS connections, first alone, then while a second import of ROWS lines is
+#   being received and applied: requests/s and p99 of each, and the p99's change.
+#
+# Nothing is asserted; it prints numbers.
 #
 #   bench/ingest.sh
 #
 # It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
 # database bench_ingest (port 18098, management 18099), onboards a partner on a plan of 10^9 a
 # minute and warms up with WARMUP seconds of the same batches. The stored rows are counted in the
-# database after the run, so the figure is what was stored, not what was answered. Imports
-# (POST /api/v1/health/imports) are not built yet: their line says so.
+# database after each run, so the figure is what was stored, not what was answered.
 #
 # Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), WARMUP (10), JAVA_OPTS,
-# PGHOST, PGPORT, PGUSER, PGPASSWORD. Output: the terminal and bench/results/ingest-<time>/.
+# HARNESS (../shared/bench, for the back-pressure workloads), PGHOST, PGPORT, PGUSER, PGPASSWORD.
+# Output: the terminal and bench/results/ingest-<time>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +34,7 @@ BATCH=${BATCH:-500}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-10}
+HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
 PORT=18098
 ADMIN_TOKEN=ingest-admin-token-0123456789
@@ -88,6 +97,75 @@ MANY="| batches of $BATCH records of $BATCH users, $CONNECTIONS connections, ${D
 batches $((BATCH / 50 > 0 ? BATCH / 50 : 1))
 FEW="| batches of $BATCH records of $((BATCH / 50 > 0 ? BATCH / 50 : 1)) users, $CONNECTIONS connections, ${DURATION}s ($ROWS_STORED rows stored, $OTHERS answers other than 2xx, p99 $P99) | $BATCH_RATE | $(share "$BATCH_RATE") % |"
 
+# the import's lines: the rows COPY stored, as the single POST's bodies
+python3 - "$ROWS" >"$OUT/import.ndjson" <<'PY'
+import sys
+from datetime import datetime, timedelta, timezone
+start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+out = sys.stdout
+for n in range(1, int(sys.argv[1]) + 1):
+    at = (start + timedelta(seconds=n)).strftime('%Y-%m-%dT%H:%M:%SZ')
+    out.write('{"user_id":"import-%d","metrics":{"weight":%d,"resting_heart_rate":%d},"recorded_at":"%s"}\n'
+              % (n % 1000, 60 + n % 40, 50 + n % 30, at))
+PY
+log "import of $ROWS lines ($(du -h "$OUT/import.ndjson" | cut -f1))"
+# import_one NAME: posts the file; sets IMPORT (its path) once answered
+import_one() {
+	curl -s -o "$OUT/$1.json" -w '%{http_code}' -X POST "$BASE/api/v1/health/imports?kind=metrics" \
+		-H "x-api-key: $KEY" -H 'Content-Type: application/x-ndjson' --data-binary @"$OUT/import.ndjson" >"$OUT/$1.status"
+}
+# await_import NAME: polls the import answered in NAME.json until it has ended; prints its view
+await_import() {
+	local id view
+	id=$(json import_id <"$OUT/$1.json")
+	while :; do
+		view=$(curl -sf "$BASE/api/v1/health/imports/$id" -H "x-api-key: $KEY")
+		case $view in *'"status":"processing"'*) sleep 0.2 ;; *) echo "$view"; return ;; esac
+	done
+}
+python3 bench/heap-sampler.py "http://127.0.0.1:$((PORT + 1))" 0.5 "$OUT/import-heap.txt" >"$OUT/import-heap-summary.txt" &
+SAMPLER=$!
+START=$(now)
+import_one import
+UPLOADED=$(now)
+VIEW=$(await_import import)
+END=$(now)
+kill -TERM $SAMPLER; wait $SAMPLER || true
+echo "$VIEW" >"$OUT/import-view.json"
+IMPORTED=$(json created <<<"$VIEW")
+IMPORT_RATE=$(rate "$IMPORTED" "$START" "$END")
+UPLOAD_SECONDS=$(python3 -c "print(round($UPLOADED - $START, 1))")
+APPLY_SECONDS=$(python3 -c "print(round($END - $UPLOADED, 1))")
+log "import: $(cat "$OUT/import.status"), $IMPORTED records created in $(python3 -c "print(round($END - $START, 1))") s (upload $UPLOAD_SECONDS s, applied in $APPLY_SECONDS s): $IMPORT_RATE rows/s; heap: $(cat "$OUT/import-heap-summary.txt")"
+
+# back-pressure: the hot paths alone, then while an import is received and applied
+GET_METRICS_USER=u-get-m-ingest
+for n in $(seq 0 49); do
+	day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
+	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $KEY" -H 'content-type: application/json' \
+		-d "{\"user_id\":\"$GET_METRICS_USER\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
+done
+psql -d bench_ingest -qc "ANALYZE" >/dev/null
+export BENCH_KEY=$KEY GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
+hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
+field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
+log "hot paths alone, ${DURATION}s each"
+ALONE_POST=$(hot post_metrics)
+ALONE_GET=$(hot get_metrics)
+log "hot paths during an import of $ROWS lines"
+import_one import-2 &
+CURL=$!
+sleep 1
+DURING_POST=$(hot post_metrics)
+DURING_GET=$(hot get_metrics)
+DURING_STATE=$(curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], d['processed'], 'of', d['lines'], 'lines applied by then')")
+wait $CURL
+hotline() {
+	local alone=$2 during=$3 p99a p99d
+	p99a=$(field p99_us "$alone") p99d=$(field p99_us "$during")
+	echo "| $1, $CONNECTIONS connections | $(field rps "$alone") ($(python3 -c "print(round($p99a / 1000, 1))") ms) | $(field rps "$during") ($(python3 -c "print(round($p99d / 1000, 1))") ms) | $(python3 -c "print('%+d %%' % round(100 * ($p99d - $p99a) / $p99a))") |"
+}
+
 {
 	echo
 	echo "| workload | rows/s | share of COPY's |"
@@ -95,5 +173,13 @@ FEW="| batches of $BATCH records of $((BATCH / 50 > 0 ? BATCH / 50 : 1)) users, 
 	echo "| COPY of $COPIED rows (psql \\copy) | $COPY_RATE | 100 % |"
 	echo "$MANY"
 	echo "$FEW"
-	echo "| one import of $ROWS lines | not built yet (POST /api/v1/health/imports) | — |"
+	echo "| one import of $ROWS lines, first byte to completed ($IMPORTED records; upload $UPLOAD_SECONDS s, applied in $APPLY_SECONDS s; heap $(cat "$OUT/import-heap-summary.txt")) | $IMPORT_RATE | $(share "$IMPORT_RATE") % |"
+	echo
+	echo "| hot path | alone: req/s (p99) | during an import: req/s (p99) | p99 change |"
+	echo "|---|---|---|---|"
+	hotline "POST metrics" "$ALONE_POST" "$DURING_POST"
+	hotline "GET metrics, 50 rows" "$ALONE_GET" "$DURING_GET"
+	echo
+	echo "The second import was $DURING_STATE."
 } | tee "$OUT/summary.md"
+rm -f "$OUT/import.ndjson"

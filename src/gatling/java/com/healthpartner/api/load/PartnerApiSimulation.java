@@ -27,6 +27,7 @@ import static io.gatling.javaapi.core.CoreDsl.during;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.jsonPath;
+import static io.gatling.javaapi.core.CoreDsl.pause;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -49,6 +50,10 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * exports) exporting the seeded metrics as NDJSON, every line counted;</li>
  * <li>batches: {@code batchUsers} users each posting batches of {@code batchSize}
  * metrics records, a member's day of readings a batch: every item {@code created};</li>
+ * <li>imports: {@code importUsers} users (at most 2: the per-partner cap of active imports)
+ * each sending an NDJSON import of {@code importLines} metrics records of a member and
+ * following it every second until it has {@code completed}, every line {@code created},
+ * its errors empty;</li>
  * <li>the 429 path: {@code limitedUsers} users on a key of a low plan writing until
  * refused, then on: every answer {@code 201} or {@code 429 rate_limited} with
  * {@code Retry-After}.</li>
@@ -64,7 +69,8 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * a partner on each plan first. Load: {@code users} ({@code USERS}, 8), {@code duration}
  * ({@code DURATION}, seconds, 60), {@code exportUsers} ({@code EXPORT_USERS}, 1),
  * {@code batchUsers} ({@code BATCH_USERS}, 1), {@code batchSize} ({@code BATCH_SIZE}, 100,
- * at most 1,000),
+ * at most 1,000), {@code importUsers} ({@code IMPORT_USERS}, 1, at most 2),
+ * {@code importLines} ({@code IMPORT_LINES}, 10,000),
  * {@code limitedUsers} ({@code LIMITED_USERS}, 1), {@code seedRecords}
  * ({@code SEED_RECORDS}, 500), {@code maxFailedPercent} ({@code MAX_FAILED_PERCENT}, 0:
  * the run fails on any failed request).
@@ -92,6 +98,10 @@ public class PartnerApiSimulation extends Simulation {
 	private final int batchUsers = Integer.parseInt(setting("batchUsers", "BATCH_USERS", "1"));
 
 	private final int batchSize = Integer.parseInt(setting("batchSize", "BATCH_SIZE", "100"));
+
+	private final int importUsers = Integer.parseInt(setting("importUsers", "IMPORT_USERS", "1"));
+
+	private final int importLines = Integer.parseInt(setting("importLines", "IMPORT_LINES", "10000"));
 
 	private final int seedRecords = Integer.parseInt(setting("seedRecords", "SEED_RECORDS", "500"));
 
@@ -127,6 +137,10 @@ public class PartnerApiSimulation extends Simulation {
 		if (this.batchSize < 1 || this.batchSize > 1000) {
 			throw new IllegalArgumentException("batchSize is 1 to 1000: a batch holds at most 1,000 records");
 		}
+		if (this.importUsers > 2) {
+			throw new IllegalArgumentException("importUsers is at most 2: a partner has at most 2 active imports "
+					+ "(more are refused with 429 by design)");
+		}
 		if (this.exportUsers > 2) {
 			throw new IllegalArgumentException("exportUsers is at most 2: a partner runs at most 2 exports at once "
 					+ "(more are refused with 429 by design)");
@@ -148,7 +162,11 @@ public class PartnerApiSimulation extends Simulation {
 			.injectClosed(constantConcurrentUsers(this.batchUsers).during(this.duration))
 			.protocols(partner);
 
-		setUp(seeding.andThen(load, pages, exports, refused, batches))
+		PopulationBuilder imports = imports()
+			.injectClosed(constantConcurrentUsers(this.importUsers).during(this.duration))
+			.protocols(partner);
+
+		setUp(seeding.andThen(load, pages, exports, refused, batches, imports))
 			.assertions(global().failedRequests().percent().lte(this.maxFailedPercent));
 	}
 
@@ -244,6 +262,29 @@ public class PartnerApiSimulation extends Simulation {
 	}
 
 	/**
+	 * An import of {@code importLines} metrics records of one member, followed every
+	 * second until it has ended: {@code completed}, every line created, no errors.
+	 */
+	private ScenarioBuilder imports() {
+		return scenario("imports")
+			.exec(http("POST import").post("/api/v1/health/imports?kind=metrics")
+				.header("Content-Type", NDJSON)
+				.body(StringBody((session) -> importBody(member(session), this.importLines)))
+				.check(status().is(202), header("Location").saveAs("import"),
+						jsonPath("$.lines").ofInt().is(this.importLines)))
+			.exec((session) -> session.set("importStatus", "processing"))
+			.asLongAs((session) -> "processing".equals(session.getString("importStatus")))
+			.on(pause(Duration.ofSeconds(1)).exec(http("GET import").get("#{import}")
+				.check(status().is(200), jsonPath("$.status").saveAs("importStatus"))))
+			.exec(http("GET import (ended)").get("#{import}")
+				.check(status().is(200), jsonPath("$.status").is("completed"),
+						jsonPath("$.created").ofInt().is(this.importLines), jsonPath("$.failed").ofInt().is(0)))
+			.exec(http("GET import errors").get("#{import}/errors")
+				.header("Accept", NDJSON)
+				.check(status().is(200), bodyString().transform(PartnerApiSimulation::lines).is(0)));
+	}
+
+	/**
 	 * Writes until the low plan is used up, then goes on writing for the duration: every
 	 * answer is a {@code 201} or a {@code 429 rate_limited} problem with
 	 * {@code Retry-After}.
@@ -289,6 +330,14 @@ public class PartnerApiSimulation extends Simulation {
 			body.append((i > 0) ? "," : "").append(metricsBody(member, recently()));
 		}
 		return body.append("]}").toString();
+	}
+
+	private static String importBody(String member, int lines) {
+		StringBuilder body = new StringBuilder(lines * 120);
+		for (int i = 0; i < lines; i++) {
+			body.append(metricsBody(member, recently())).append('\n');
+		}
+		return body.toString();
 	}
 
 	private static String assessmentBody(String member, int n) {

@@ -1,7 +1,9 @@
 package com.healthpartner.api.imports;
 
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -25,7 +27,8 @@ import com.healthpartner.api.problem.ProblemType;
  * pool: an upload may last minutes), one CopyData message per chunk received, so that no
  * more than a chunk is held whatever the body's size. r2dbc-postgresql's
  * {@code copyIn(sql, publisher)} would join the whole publisher into one buffer first;
- * {@code fromMany} with one inner publisher per chunk streams.
+ * {@code fromMany} with one inner publisher per chunk streams. While the service answers
+ * requests, an upload is read at a bounded rate ({@link Pace}).
  */
 final class ImportLines {
 
@@ -43,8 +46,18 @@ final class ImportLines {
 
 	private final ConnectionFactory unpooled;
 
-	ImportLines(ConnectionFactory unpooled) {
+	private final BooleanSupplier busy;
+
+	private final long busyBytesPerSecond;
+
+	/**
+	 * Stores uploads through {@code unpooled} connections, at most
+	 * {@code busyBytesPerSecond} while the service is {@code busy} answering requests.
+	 */
+	ImportLines(ConnectionFactory unpooled, BooleanSupplier busy, long busyBytesPerSecond) {
 		this.unpooled = unpooled;
+		this.busy = busy;
+		this.busyBytesPerSecond = busyBytesPerSecond;
 	}
 
 	/**
@@ -57,20 +70,25 @@ final class ImportLines {
 		// the driver answers a failed stream with a COPY failure of its own: the cause (a
 		// body over the limit, a signature that does not match it) is kept
 		AtomicReference<ApiException> refused = new AtomicReference<>();
-		Flux<Mono<ByteBuf>> chunks = body.doOnError(ApiException.class, refused::set).map((chunk) -> {
-			try {
-				ByteBuf out = rows.rows(chunk, allocator);
-				if (out == null) {
-					refused.set(new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
-							"The import is larger than " + maxBytes + " bytes; split it"));
-					throw refused.get();
+		Pace pace = new Pace();
+		Flux<Mono<ByteBuf>> chunks = body.doOnError(ApiException.class, refused::set)
+			.delayUntil((chunk) -> pace.before(chunk.readableByteCount()))
+			.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+			.map((chunk) -> {
+				try {
+					ByteBuf out = rows.rows(chunk, allocator);
+					if (out == null) {
+						refused.set(new ApiException(ProblemType.PAYLOAD_TOO_LARGE,
+								"The import is larger than " + maxBytes + " bytes; split it"));
+						throw refused.get();
+					}
+					return Mono.just(out);
 				}
-				return Mono.just(out);
-			}
-			finally {
-				DataBufferUtils.release(chunk);
-			}
-		}).concatWith(Mono.fromSupplier(() -> Mono.just(rows.end(allocator))));
+				finally {
+					DataBufferUtils.release(chunk);
+				}
+			})
+			.concatWith(Mono.fromSupplier(() -> Mono.just(rows.end(allocator))));
 		return Mono
 			.usingWhen(
 					Mono.from(this.unpooled.create()), (
@@ -87,6 +105,28 @@ final class ImportLines {
 					(failure) -> NOT_UTF8.equals(failure.getSqlState()) ? new ApiException(ProblemType.MALFORMED_JSON,
 							"The import is not valid UTF-8; send its lines encoded in UTF-8 (nothing was stored)")
 							: failure);
+	}
+
+	/**
+	 * Holds an upload to {@code busyBytesPerSecond} while the service is busy (the body
+	 * is not read meanwhile, so TCP slows the client down), and lets it go at full speed
+	 * otherwise: an upload is stored by the CPU partners' requests need too.
+	 */
+	private final class Pace {
+
+		private long next;
+
+		Mono<Void> before(int bytes) {
+			long now = System.nanoTime();
+			if (!ImportLines.this.busy.getAsBoolean()) {
+				this.next = now;
+				return Mono.empty();
+			}
+			long wait = Math.max(0, this.next - now);
+			this.next = Math.max(this.next, now) + bytes * 1_000_000_000L / ImportLines.this.busyBytesPerSecond;
+			return (wait > 1_000_000) ? Mono.delay(Duration.ofNanos(wait)).then() : Mono.empty();
+		}
+
 	}
 
 	private static Mono<Void> run(Connection connection, String sql) {

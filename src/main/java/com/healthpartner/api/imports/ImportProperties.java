@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Imports ({@code POST /api/v1/health/imports}): the largest body
@@ -12,13 +13,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * transaction applies ({@code APP_IMPORT_CHUNK_LINES}), how long an instance's claim on
  * an import holds without news ({@code APP_IMPORT_CLAIM_LEASE}, also the pause before a
  * failed chunk is tried again), how many failed chunks in a row end an import
- * {@code failed} ({@code APP_IMPORT_MAX_FAILURES}), and how often the worker looks for
+ * {@code failed} ({@code APP_IMPORT_MAX_FAILURES}), the share of the time the worker may
+ * work while the service answers requests ({@code APP_IMPORT_BUSY_SHARE}, 0.2: it pauses
+ * four times as long as each chunk took), the rate an upload is read at meanwhile
+ * ({@code APP_IMPORT_BUSY_UPLOAD_RATE}, 4MB a second), and how often the worker looks for
  * imports to apply ({@code APP_IMPORT_POLL_INTERVAL}).
  */
 @ConfigurationProperties("app.import")
 public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @DefaultValue("2") int maxActive,
 		@DefaultValue("1000") int chunkLines, @DefaultValue("30s") Duration claimLease,
-		@DefaultValue("5") int maxFailures, @DefaultValue("1s") Duration pollInterval) {
+		@DefaultValue("5") int maxFailures, @DefaultValue("0.2") double busyShare,
+		@DefaultValue("4MB") DataSize busyUploadRate, @DefaultValue("1s") Duration pollInterval) {
 
 	public ImportProperties {
 		if (maxBytes < 1024) {
@@ -35,6 +40,12 @@ public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @Defau
 		}
 		if (maxFailures < 1) {
 			throw new IllegalArgumentException("APP_IMPORT_MAX_FAILURES must be at least 1");
+		}
+		if (!(busyShare > 0 && busyShare <= 1)) {
+			throw new IllegalArgumentException("APP_IMPORT_BUSY_SHARE must be above 0 and at most 1");
+		}
+		if (busyUploadRate.toBytes() < 65536) {
+			throw new IllegalArgumentException("APP_IMPORT_BUSY_UPLOAD_RATE must be at least 64KB (a second)");
 		}
 		if (pollInterval.toMillis() < 10) {
 			throw new IllegalArgumentException("APP_IMPORT_POLL_INTERVAL must be at least 10ms");

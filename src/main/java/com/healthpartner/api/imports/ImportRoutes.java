@@ -42,6 +42,7 @@ import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.records.RecordRepository;
 import com.healthpartner.api.system.EventLoopPools;
 import com.healthpartner.api.web.BytesBody;
+import com.healthpartner.api.web.InFlightRequests;
 import com.healthpartner.api.web.Routes;
 
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
@@ -68,16 +69,19 @@ class ImportRoutes {
 
 	@Bean
 	ImportWorker importWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper,
-			JsonBodies bodies, TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock) {
-		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock);
+			JsonBodies bodies, TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock,
+			InFlightRequests requests) {
+		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock, requests);
 	}
 
 	@Bean
 	RouterFunction<ServerResponse> partnerImports(ImportRepository imports, ImportWorker worker, EventLoopPools pools,
 			ImportProperties properties, List<RecordKind> kinds, java.time.Clock clock, Cursors cursors,
-			Listings listings) {
-		Handler handler = new Handler(imports, new ImportLines(pools.unwrap()), worker, properties, kinds, clock,
-				cursors, listings);
+			Listings listings, InFlightRequests requests) {
+		// busy: a request other than the upload itself is being answered
+		ImportLines lines = new ImportLines(pools.unwrap(), () -> requests.handling() > 1,
+				properties.busyUploadRate().toBytes());
+		Handler handler = new Handler(imports, lines, worker, properties, kinds, clock, cursors, listings);
 		return Routes.under(PATH,
 				route().POST(PATH, handler::create)
 					.GET(PATH, handler::list)

@@ -2,6 +2,7 @@ package com.healthpartner.api.imports;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ import com.healthpartner.api.problem.FieldError;
 import com.healthpartner.api.records.RecordItems;
 import com.healthpartner.api.records.RecordRepository;
 import com.healthpartner.api.system.PeriodicSweep;
+import com.healthpartner.api.web.InFlightRequests;
 
 /**
  * Applies stored imports, whichever instance received them: it claims the oldest import
@@ -33,6 +35,8 @@ import com.healthpartner.api.system.PeriodicSweep;
  * progress (its last line), so that a crash in the middle resumes after the last
  * committed chunk and applies no line twice. A chunk commits only while this instance
  * still holds the claim; a claim not renewed within its lease passes to another instance.
+ * While the service is answering requests, the worker pauses between chunks so that it
+ * works at most {@code APP_IMPORT_BUSY_SHARE} of the time: partners' requests come first.
  */
 final class ImportWorker extends PeriodicSweep {
 
@@ -52,8 +56,13 @@ final class ImportWorker extends PeriodicSweep {
 
 	private final Clock clock;
 
+	private final InFlightRequests requests;
+
+	/** When the chunk under way began ({@link System#nanoTime()}). */
+	private volatile long chunkStarted;
+
 	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
-			TransactionalOperator transaction, ImportProperties properties, Clock clock) {
+			TransactionalOperator transaction, ImportProperties properties, Clock clock, InFlightRequests requests) {
 		super(properties.pollInterval(), "apply imports");
 		this.imports = imports;
 		this.items = repositories.stream()
@@ -63,6 +72,7 @@ final class ImportWorker extends PeriodicSweep {
 		this.transaction = transaction;
 		this.properties = properties;
 		this.clock = clock;
+		this.requests = requests;
 	}
 
 	/**
@@ -92,8 +102,11 @@ final class ImportWorker extends PeriodicSweep {
 
 	private Mono<Void> apply(ImportRepository.Claimed claimed) {
 		long[] lastLine = { claimed.lastLine() };
-		return Mono.defer(() -> chunk(claimed, lastLine))
-			.expand((more) -> more ? Mono.defer(() -> chunk(claimed, lastLine)) : Mono.empty())
+		return Mono.defer(() -> {
+			this.chunkStarted = System.nanoTime();
+			return chunk(claimed, lastLine);
+		})
+			.expand((more) -> more ? Mono.defer(() -> yieldToRequests(chunk(claimed, lastLine))) : Mono.empty())
 			.then()
 			.onErrorResume(ClaimLost.class, (lost) -> {
 				log.warn("Import " + claimed.id() + " is applied by another instance now");
@@ -115,6 +128,22 @@ final class ImportWorker extends PeriodicSweep {
 					.onErrorResume((ignored) -> Mono.empty())
 					.then();
 			});
+	}
+
+	/**
+	 * {@code chunk}, after a pause if the service is answering requests: the chunk before
+	 * took {@code t}, so the pause is {@code t * (1 / share - 1)}, which holds the worker
+	 * to {@code APP_IMPORT_BUSY_SHARE} of the time while partners are served (and to all
+	 * of it when none is).
+	 */
+	private Mono<Boolean> yieldToRequests(Mono<Boolean> chunk) {
+		long took = System.nanoTime() - this.chunkStarted;
+		double share = this.properties.busyShare();
+		Mono<Boolean> timed = chunk.doOnSubscribe((subscription) -> this.chunkStarted = System.nanoTime());
+		if (share >= 1 || this.requests.handling() == 0) {
+			return timed;
+		}
+		return Mono.delay(Duration.ofNanos((long) (took * (1 / share - 1)))).then(timed);
 	}
 
 	/** One chunk in one transaction; whether more lines may follow. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.client.ApiClient;
 import com.healthpartner.client.ApiException;
@@ -43,7 +44,9 @@ import com.healthpartner.client.model.Me;
 import com.healthpartner.client.model.MetricCatalog;
 import com.healthpartner.client.model.MetricDefinition;
 import com.healthpartner.client.model.Metrics;
+import com.healthpartner.client.model.ImportError;
 import com.healthpartner.client.model.MetricsBatchItemStored;
+import com.healthpartner.client.model.ModelImport;
 import com.healthpartner.client.model.MetricsBatchRequest;
 import com.healthpartner.client.model.MetricsBatchResults;
 import com.healthpartner.client.model.MetricsPage;
@@ -211,6 +214,41 @@ class GeneratedClientJourneyTest extends IntegrationTest {
 		assertThat(answer.getSummary().getFailed()).isEqualTo(1);
 		assertThat(metrics.getMetrics(created.getRecord().getId().toString()).getMetrics().getWeight())
 			.isEqualByComparingTo("71");
+	}
+
+	/**
+	 * An import through the generated client: the NDJSON body sent, {@code 202} with the
+	 * import, followed until completed, its refused line, the list, and the records.
+	 */
+	@Test
+	void anImportThroughTheGeneratedClient() throws Exception {
+		IssuedCredentials credentials = onboard();
+		MetricsApi metrics = new MetricsApi(partner(credentials));
+		String user = "member-" + UUID.randomUUID();
+		String body = "{\"user_id\":\"" + user + "\",\"client_record_id\":\"scale-1\",\"metrics\":{\"weight\":70}}\n"
+				+ "{\"user_id\":\"" + user + "\",\"metrics\":{\"weight\":900}}\n" + "{\"user_id\":\"" + user
+				+ "\",\"client_record_id\":\"scale-1\",\"client_record_version\":2,\"metrics\":{\"weight\":71}}\n";
+		ModelImport accepted = metrics.createImport("metrics", body, UUID.randomUUID().toString());
+		assertThat(accepted.getLines()).isEqualTo(3);
+		ModelImport done = Eventually.eventually(Duration.ofSeconds(20), () -> {
+			try {
+				return metrics.getImport(accepted.getImportId().toString());
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}, (now) -> now.getStatus() != ModelImport.StatusEnum.PROCESSING);
+		assertThat(done.getStatus()).isEqualTo(ModelImport.StatusEnum.COMPLETED);
+		assertThat(done.getCreated()).isEqualTo(1);
+		assertThat(done.getUpdated()).isEqualTo(1);
+		assertThat(done.getFailed()).isEqualTo(1);
+		ImportError refused = metrics.getImportErrors(accepted.getImportId().toString());
+		assertThat(refused.getLine()).isEqualTo(2);
+		assertThat(refused.getErrors()).extracting(FieldError::getField).containsExactly("metrics.weight");
+		assertThat(metrics.listImports(10, null).getData()).extracting(ModelImport::getImportId)
+			.containsExactly(accepted.getImportId());
+		assertThat(metrics.listMetrics(user, null, null, null, null).getData()).singleElement()
+			.satisfies((record) -> assertThat(record.getMetrics().getWeight()).isEqualByComparingTo("71"));
 	}
 
 	/**

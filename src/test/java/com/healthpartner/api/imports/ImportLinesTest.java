@@ -34,8 +34,8 @@ class ImportLinesTest extends PartnerTest {
 		UUID id = newImport();
 		int lines = 100_000;
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap()).store(id, body(lines, 64 * 1024), 1L << 30,
-					PooledByteBufAllocator.DEFAULT))
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20).store(id, body(lines, 64 * 1024),
+					1L << 30, PooledByteBufAllocator.DEFAULT))
 			.expectNext((long) lines)
 			.expectComplete()
 			.verify(Duration.ofSeconds(60));
@@ -52,10 +52,27 @@ class ImportLinesTest extends PartnerTest {
 	}
 
 	@Test
+	void whileTheServiceIsBusyAnUploadIsReadAtTheBusyRate() {
+		UUID id = newImport();
+		int lines = 40_000;
+		long bytes = (long) lines * line(1).length();
+		long started = System.nanoTime();
+		StepVerifier
+			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20).store(id, body(lines, 64 * 1024),
+					1L << 30, PooledByteBufAllocator.DEFAULT))
+			.expectNext((long) lines)
+			.expectComplete()
+			.verify(Duration.ofSeconds(60));
+		double seconds = (System.nanoTime() - started) / 1e9;
+		// the last chunk's share of the time is not waited for
+		assertThat(seconds).as("%d bytes at 1 MiB/s", bytes).isGreaterThan((bytes - 64 * 1024) / (double) (1 << 20));
+	}
+
+	@Test
 	void aBodyOverTheLimitStoresNothing() {
 		UUID id = newImport();
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap()).store(id, body(10_000, 4096), 100_000,
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20).store(id, body(10_000, 4096), 100_000,
 					PooledByteBufAllocator.DEFAULT))
 			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(ApiException.class)
 				.hasMessageContaining("larger than 100000 bytes"))
