@@ -14,8 +14,11 @@ import org.springframework.core.io.buffer.DataBuffer;
  * text escaped ({@code \\}, tab and carriage return), a NUL byte (never valid JSON) made
  * U+FFFD so that its line is refused as malformed rather than the whole COPY. A line of
  * nothing but spaces, tabs or a carriage return is blank and not stored; lines are
- * numbered from 1, blank ones counted. Written by hand: it touches every byte of up to 1
- * GiB, chunk by chunk, without holding more than one chunk.
+ * numbered from 1, blank ones counted. It also cuts the stored lines into the chunks the
+ * worker will apply, each of at most {@code chunkLines} lines and about
+ * {@code chunkBytes} bytes (a chunk ends after the line that reaches either), and keeps
+ * each chunk's first line. Written by hand: it touches every byte of up to 1 GiB, chunk
+ * by chunk, without holding more than one chunk.
  */
 final class CopyRows {
 
@@ -33,9 +36,24 @@ final class CopyRows {
 
 	private long bytes;
 
-	CopyRows(UUID importId, long maxBytes) {
+	private final int chunkLines;
+
+	private final long chunkBytes;
+
+	/** Lines and bytes of the chunk being filled. */
+	private int linesInChunk;
+
+	private long bytesInChunk;
+
+	private long[] chunkStarts = new long[16];
+
+	private int chunks;
+
+	CopyRows(UUID importId, long maxBytes, int chunkLines, long chunkBytes) {
 		this.prefix = (importId + "\t").getBytes(StandardCharsets.US_ASCII);
 		this.maxBytes = maxBytes;
+		this.chunkLines = chunkLines;
+		this.chunkBytes = chunkBytes;
 	}
 
 	/**
@@ -54,8 +72,7 @@ final class CopyRows {
 			if (b == '\n') {
 				if (this.started) {
 					out.writeByte('\n');
-					this.stored++;
-					this.started = false;
+					lineEnded();
 				}
 				this.line++;
 				continue;
@@ -68,7 +85,11 @@ final class CopyRows {
 				out.writeCharSequence(Long.toString(this.line), StandardCharsets.US_ASCII);
 				out.writeByte('\t');
 				this.started = true;
+				if (this.linesInChunk == 0) {
+					chunkStarts(this.line);
+				}
 			}
+			this.bytesInChunk++;
 			switch (b) {
 				case '\\' -> out.writeByte('\\').writeByte('\\');
 				case '\t' -> out.writeByte('\\').writeByte('t');
@@ -85,10 +106,30 @@ final class CopyRows {
 		ByteBuf out = allocator.buffer(1);
 		if (this.started) {
 			out.writeByte('\n');
-			this.stored++;
-			this.started = false;
+			lineEnded();
 		}
 		return out;
+	}
+
+	private void lineEnded() {
+		this.stored++;
+		this.started = false;
+		if (++this.linesInChunk >= this.chunkLines || this.bytesInChunk >= this.chunkBytes) {
+			this.linesInChunk = 0;
+			this.bytesInChunk = 0;
+		}
+	}
+
+	private void chunkStarts(long line) {
+		if (this.chunks == this.chunkStarts.length) {
+			this.chunkStarts = java.util.Arrays.copyOf(this.chunkStarts, this.chunks * 2);
+		}
+		this.chunkStarts[this.chunks++] = line;
+	}
+
+	/** The first line of each chunk, in order. */
+	long[] chunkStarts() {
+		return java.util.Arrays.copyOf(this.chunkStarts, this.chunks);
 	}
 
 	/** The lines stored so far (not blank). */

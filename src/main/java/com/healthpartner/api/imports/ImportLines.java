@@ -50,23 +50,31 @@ final class ImportLines {
 
 	private final long busyBytesPerSecond;
 
+	private final int chunkLines;
+
+	private final long chunkBytes;
+
 	/**
 	 * Stores uploads through {@code unpooled} connections, at most
-	 * {@code busyBytesPerSecond} while the service is {@code busy} answering requests.
+	 * {@code busyBytesPerSecond} while the service is {@code busy} answering requests,
+	 * cut into chunks of {@code chunkLines} lines and about {@code chunkBytes} bytes.
 	 */
-	ImportLines(ConnectionFactory unpooled, BooleanSupplier busy, long busyBytesPerSecond) {
+	ImportLines(ConnectionFactory unpooled, BooleanSupplier busy, long busyBytesPerSecond, int chunkLines,
+			long chunkBytes) {
 		this.unpooled = unpooled;
 		this.busy = busy;
 		this.busyBytesPerSecond = busyBytesPerSecond;
+		this.chunkLines = chunkLines;
+		this.chunkBytes = chunkBytes;
 	}
 
 	/**
 	 * Stores {@code body}'s lines for {@code importId}, committed when the body has ended
-	 * whole; the lines stored (blank lines are not). Over {@code maxBytes}: {@code 413},
-	 * nothing stored.
+	 * whole; the lines stored (blank lines are not) and the chunks they make. Over
+	 * {@code maxBytes}: {@code 413}, nothing stored.
 	 */
-	Mono<Long> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
-		CopyRows rows = new CopyRows(importId, maxBytes);
+	Mono<Stored> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
+		CopyRows rows = new CopyRows(importId, maxBytes, this.chunkLines, this.chunkBytes);
 		// the driver answers a failed stream with a COPY failure of its own: the cause (a
 		// body over the limit, a signature that does not match it) is kept
 		AtomicReference<ApiException> refused = new AtomicReference<>();
@@ -97,14 +105,17 @@ final class ImportLines {
 										"select pg_advisory_lock(" + RECEIVING_LOCK.formatted("'" + importId + "'")
 												+ ")"))
 								.then(postgres(connection).copyIn(COPY).fromMany(chunks).build())
-								.thenReturn(0L)
-								.map((ignored) -> rows.stored()),
+								.then(Mono.fromSupplier(() -> new Stored(rows.stored(), rows.chunkStarts()))),
 					Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.onErrorMap((failure) -> refused.get() != null && failure != refused.get(), (failure) -> refused.get())
 			.onErrorMap(R2dbcException.class,
 					(failure) -> NOT_UTF8.equals(failure.getSqlState()) ? new ApiException(ProblemType.MALFORMED_JSON,
 							"The import is not valid UTF-8; send its lines encoded in UTF-8 (nothing was stored)")
 							: failure);
+	}
+
+	/** What an upload stored: its lines, and the first line of each of its chunks. */
+	record Stored(long lines, long[] chunkStarts) {
 	}
 
 	/**

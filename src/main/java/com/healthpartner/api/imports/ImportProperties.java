@@ -10,18 +10,22 @@ import org.springframework.util.unit.DataSize;
  * Imports ({@code POST /api/v1/health/imports}): the largest body
  * ({@code APP_IMPORT_MAX_BYTES}, 1 GiB), how many imports of one partner may be receiving
  * or processing at once ({@code APP_IMPORT_MAX_ACTIVE}, 2), how many lines one
- * transaction applies ({@code APP_IMPORT_CHUNK_LINES}), how long an instance's claim on
- * an import holds without news ({@code APP_IMPORT_CLAIM_LEASE}, also the pause before a
- * failed chunk is tried again), how many failed chunks in a row end an import
- * {@code failed} ({@code APP_IMPORT_MAX_FAILURES}), the share of the time the worker may
- * work while the service answers requests ({@code APP_IMPORT_BUSY_SHARE}, 0.2: it pauses
- * four times as long as each chunk took), the rate an upload is read at meanwhile
+ * transaction applies ({@code APP_IMPORT_CHUNK_LINES}, 5000, and about
+ * {@code APP_IMPORT_CHUNK_BYTES}, 2MB: a chunk ends at the line that reaches either) and
+ * how many such chunks of an import an instance applies at once
+ * ({@code APP_IMPORT_PARALLEL_CHUNKS}, 2), how long an instance's claim on an import
+ * holds without news ({@code APP_IMPORT_CLAIM_LEASE}, also the pause before a failed
+ * chunk is tried again), how many failed chunks in a row end an import {@code failed}
+ * ({@code APP_IMPORT_MAX_FAILURES}), the share of the time the worker may work while the
+ * service answers requests ({@code APP_IMPORT_BUSY_SHARE}, 0.2: it pauses four times as
+ * long as each chunk took), the rate an upload is read at meanwhile
  * ({@code APP_IMPORT_BUSY_UPLOAD_RATE}, 4MB a second), and how often the worker looks for
  * imports to apply ({@code APP_IMPORT_POLL_INTERVAL}).
  */
 @ConfigurationProperties("app.import")
 public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @DefaultValue("2") int maxActive,
-		@DefaultValue("1000") int chunkLines, @DefaultValue("30s") Duration claimLease,
+		@DefaultValue("5000") int chunkLines, @DefaultValue("2MB") DataSize chunkBytes,
+		@DefaultValue("2") int parallelChunks, @DefaultValue("30s") Duration claimLease,
 		@DefaultValue("5") int maxFailures, @DefaultValue("0.2") double busyShare,
 		@DefaultValue("4MB") DataSize busyUploadRate, @DefaultValue("1s") Duration pollInterval) {
 
@@ -34,6 +38,12 @@ public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @Defau
 		}
 		if (chunkLines < 1 || chunkLines > 10_000) {
 			throw new IllegalArgumentException("APP_IMPORT_CHUNK_LINES must be between 1 and 10000");
+		}
+		if (chunkBytes.toBytes() < 1024) {
+			throw new IllegalArgumentException("APP_IMPORT_CHUNK_BYTES must be at least 1KB");
+		}
+		if (parallelChunks < 1 || parallelChunks > 16) {
+			throw new IllegalArgumentException("APP_IMPORT_PARALLEL_CHUNKS must be between 1 and 16");
 		}
 		if (claimLease.toMillis() < 1000) {
 			throw new IllegalArgumentException("APP_IMPORT_CLAIM_LEASE must be at least 1s");

@@ -78,16 +78,18 @@ final class ImportRepository {
 	 * The whole body is stored: {@code lines} to apply, from now on by the worker; the
 	 * audit trail has the import (created).
 	 */
-	Mono<ImportRow> received(UUID id, long lines, Instant now) {
+	Mono<ImportRow> received(UUID id, ImportLines.Stored stored, Instant now) {
+		Long[] starts = java.util.Arrays.stream(stored.chunkStarts()).boxed().toArray(Long[]::new);
 		return this.db.sql("""
 				with stored as (
-				    update imports set status = 'processing', lines = :lines
+				    update imports set status = 'processing', lines = :lines, chunk_starts = :chunkStarts
 				    where id = :id and status = 'receiving' returning *
 				), audited as (%s)
 				select %s from stored
 				""".formatted(audit("stored", "0"), COLUMNS))
 			.bind("id", id)
-			.bind("lines", lines)
+			.bind("lines", stored.lines())
+			.bind("chunkStarts", starts)
 			.bind("now", now)
 			.map(ImportRow::of)
 			.one();
@@ -150,6 +152,8 @@ final class ImportRepository {
 				    select * from bumped where status = 'failed'
 				), gone as (
 				    delete from import_lines where import_id in (select id from ended)
+				), chunks as (
+				    delete from import_chunks where import_id in (select id from ended)
 				), audited as (%s)
 				select count(*) from ended
 				""".formatted(audit("ended", "created + updated + unchanged")))
@@ -222,25 +226,34 @@ final class ImportRepository {
 				where id = (select id from imports
 				            where status = 'processing' and (claimed_until is null or claimed_until < :now)
 				            order by created_at limit 1 for update skip locked)
-				returning id, partner_id, key_id, request_id, resource, last_line
+				returning id, partner_id, key_id, request_id, resource, chunk_starts
 				""")
 			.bind("me", me)
 			.bind("now", now)
 			.bind("until", until)
 			.map((row) -> new Claimed(row.get("id", UUID.class), row.get("partner_id", UUID.class),
 					row.get("key_id", UUID.class), row.get("request_id", String.class),
-					row.get("resource", String.class), row.get("last_line", Long.class)))
+					row.get("resource", String.class), row.get("chunk_starts", Long[].class)))
 			.one();
 	}
 
-	/** The next {@code limit} stored lines of an import after {@code after}, in order. */
-	Flux<Line> lines(UUID id, long after, int limit) {
-		return this.db.sql("""
-				select line, body from import_lines where import_id = :id and line > :after order by line limit :limit
-				""")
+	/** The first lines of the chunks of an import already applied. */
+	Mono<Long[]> applied(UUID id) {
+		return this.db.sql("select array(select first_line from import_chunks where import_id = :id)")
 			.bind("id", id)
-			.bind("after", after)
-			.bind("limit", limit)
+			.map((row) -> row.get(0, Long[].class))
+			.one();
+	}
+
+	/** The stored lines of an import from {@code first} to {@code last}, in order. */
+	Flux<Line> lines(UUID id, long first, long last) {
+		return this.db
+			.sql("""
+					select line, body from import_lines where import_id = :id and line between :first and :last order by line
+					""")
+			.bind("id", id)
+			.bind("first", first)
+			.bind("last", last)
 			.map((row) -> new Line(row.get("line", Long.class), row.get("body", String.class)))
 			.all();
 	}
@@ -261,27 +274,34 @@ final class ImportRepository {
 	}
 
 	/**
-	 * The progress of a chunk, in its transaction: 1 when {@code me} still held the
-	 * import, else 0 (another instance took it over, and the chunk must roll back).
+	 * The progress of a chunk, in its transaction: the chunk marked applied and the
+	 * import's counts; 1 when {@code me} still held the import, else 0 (another instance
+	 * took it over, and the chunk must roll back).
 	 */
 	Mono<Long> progress(UUID id, UUID me, Chunk chunk, Instant until) {
 		return this.db.sql("""
-				update imports set processed = processed + :processed, last_line = :lastLine,
-				    created = created + :created, updated = updated + :updated, unchanged = unchanged + :unchanged,
-				    failed = failed + :failed, claimed_until = :until, failures = 0
-				where id = :id and claimed_by = :me and status = 'processing'
+				with counted as (
+				    update imports set processed = processed + :processed,
+				        created = created + :created, updated = updated + :updated, unchanged = unchanged + :unchanged,
+				        failed = failed + :failed, claimed_until = :until, failures = 0
+				    where id = :id and claimed_by = :me and status = 'processing'
+				    returning id
+				), applied as (
+				    insert into import_chunks (import_id, first_line) select id, :firstLine from counted
+				)
+				select count(*) from counted
 				""")
 			.bind("id", id)
 			.bind("me", me)
 			.bind("processed", chunk.processed())
-			.bind("lastLine", chunk.lastLine())
+			.bind("firstLine", chunk.firstLine())
 			.bind("created", chunk.created())
 			.bind("updated", chunk.updated())
 			.bind("unchanged", chunk.unchanged())
 			.bind("failed", chunk.failed())
 			.bind("until", until)
-			.fetch()
-			.rowsUpdated();
+			.map((row) -> row.get(0, Long.class))
+			.one();
 	}
 
 	/**
@@ -296,6 +316,8 @@ final class ImportRepository {
 					    where id = :id and claimed_by = :me and status = 'processing' returning *
 					), gone as (
 					    delete from import_lines where import_id in (select id from ended)
+					), chunks as (
+					    delete from import_chunks where import_id in (select id from ended)
 					), audited as (%s)
 					select count(*) from ended
 					"""
@@ -307,8 +329,11 @@ final class ImportRepository {
 			.one();
 	}
 
-	/** An import claimed to be applied, from the line after {@code lastLine}. */
-	record Claimed(UUID id, UUID partnerId, UUID keyId, String requestId, String resource, long lastLine) {
+	/**
+	 * An import claimed to be applied, in chunks that begin at {@code chunkStarts} (each
+	 * runs to the line before the next).
+	 */
+	record Claimed(UUID id, UUID partnerId, UUID keyId, String requestId, String resource, Long[] chunkStarts) {
 	}
 
 	/** A stored line. */
@@ -316,7 +341,7 @@ final class ImportRepository {
 	}
 
 	/** What a chunk did. */
-	record Chunk(long processed, long lastLine, long created, long updated, long unchanged, long failed) {
+	record Chunk(long firstLine, long processed, long created, long updated, long unchanged, long failed) {
 	}
 
 }

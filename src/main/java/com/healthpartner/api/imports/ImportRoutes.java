@@ -80,7 +80,7 @@ class ImportRoutes {
 			Listings listings, InFlightRequests requests) {
 		// busy: a request other than the upload itself is being answered
 		ImportLines lines = new ImportLines(pools.unwrap(), () -> requests.handling() > 1,
-				properties.busyUploadRate().toBytes());
+				properties.busyUploadRate().toBytes(), properties.chunkLines(), properties.chunkBytes().toBytes());
 		Handler handler = new Handler(imports, lines, worker, properties, kinds, clock, cursors, listings);
 		return Routes.under(PATH,
 				route().POST(PATH, handler::create)

@@ -5,14 +5,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,13 +36,14 @@ import com.healthpartner.api.web.InFlightRequests;
 
 /**
  * Applies stored imports, whichever instance received them: it claims the oldest import
- * no instance holds, applies its lines chunk by chunk in file order, each chunk one
- * transaction with its records, changes, audit events, refused lines and the import's
- * progress (its last line), so that a crash in the middle resumes after the last
- * committed chunk and applies no line twice. A chunk commits only while this instance
- * still holds the claim; a claim not renewed within its lease passes to another instance.
- * While the service is answering requests, the worker pauses between chunks so that it
- * works at most {@code APP_IMPORT_BUSY_SHARE} of the time: partners' requests come first.
+ * no instance holds and applies it in chunks of line ranges, in file order, a few at
+ * once, each chunk one transaction with its records, changes, audit events, refused
+ * lines, the import's counts and a row that marks the chunk applied, so that a crash in
+ * the middle resumes with the chunks not marked and applies no line twice. A chunk
+ * commits only while this instance still holds the claim; a claim not renewed within its
+ * lease passes to another instance. While the service is answering requests, the worker
+ * pauses between chunks so that it works at most {@code APP_IMPORT_BUSY_SHARE} of the
+ * time: partners' requests come first.
  */
 final class ImportWorker extends PeriodicSweep {
 
@@ -58,8 +65,8 @@ final class ImportWorker extends PeriodicSweep {
 
 	private final InFlightRequests requests;
 
-	/** When the chunk under way began ({@link System#nanoTime()}). */
-	private volatile long chunkStarted;
+	/** How long the last chunk took ({@link System#nanoTime()}). */
+	private volatile long lastChunkNanos;
 
 	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
 			TransactionalOperator transaction, ImportProperties properties, Clock clock, InFlightRequests requests) {
@@ -100,74 +107,101 @@ final class ImportWorker extends PeriodicSweep {
 		return this.imports.claim(this.me, now, now.plus(this.properties.claimLease()));
 	}
 
+	/**
+	 * Applies the chunks of {@code claimed} not applied yet, in file order, up to
+	 * {@code APP_IMPORT_PARALLEL_CHUNKS} at once; then completes it. A chunk that holds a
+	 * client record id of an earlier chunk still under way waits for it ({@link Chunks}),
+	 * so versions of one record apply in file order.
+	 */
 	private Mono<Void> apply(ImportRepository.Claimed claimed) {
-		long[] lastLine = { claimed.lastLine() };
-		return Mono.defer(() -> {
-			this.chunkStarted = System.nanoTime();
-			return chunk(claimed, lastLine);
-		})
-			.expand((more) -> more ? Mono.defer(() -> yieldToRequests(chunk(claimed, lastLine))) : Mono.empty())
-			.then()
-			.onErrorResume(ClaimLost.class, (lost) -> {
-				log.warn("Import " + claimed.id() + " is applied by another instance now");
-				return Mono.empty();
-			})
-			.onErrorResume((failure) -> {
-				log.warn("Import " + claimed.id() + " failed at the chunk after line " + lastLine[0], failure);
-				Instant now = this.clock.instant();
-				return this.imports
-					.failed(claimed.id(), this.me,
-							"Processing stopped after line " + lastLine[0] + ": the lines after it could not be stored",
-							this.properties.maxFailures(), now, now.plus(this.properties.claimLease()))
-					.doOnNext((ended) -> {
-						if (ended) {
-							log.error("Import " + claimed.id() + " ended failed after " + this.properties.maxFailures()
-									+ " failed attempts");
-						}
+		Long[] starts = claimed.chunkStarts();
+		long[] failedAt = { 0, 0 };
+		return this.imports.applied(claimed.id()).flatMap((applied) -> {
+			Set<Long> done = new HashSet<>(Arrays.asList(applied));
+			Chunks chunks = new Chunks();
+			return Flux.range(0, starts.length)
+				.filter((i) -> !done.contains(starts[i]))
+				.concatMap(
+						(i) -> read(claimed, starts[i], (i + 1 < starts.length) ? starts[i + 1] - 1 : Long.MAX_VALUE))
+				.map(chunks::start)
+				.flatMap((chunk) -> chunk.after()
+					.then(Mono.defer(() -> yieldToRequests(apply(claimed, chunk.read()))))
+					.doOnError((failure) -> {
+						failedAt[0] = chunk.read().first();
+						failedAt[1] = chunk.read().lines().isEmpty() ? failedAt[0]
+								: chunk.read().lines().get(chunk.read().lines().size() - 1).line();
 					})
-					.onErrorResume((ignored) -> Mono.empty())
-					.then();
-			});
+					.doFinally((signal) -> chunks.end(chunk)), this.properties.parallelChunks())
+				.then(Mono.defer(() -> this.imports.complete(claimed.id(), this.me, this.clock.instant())))
+				.then();
+		}).onErrorResume(ClaimLost.class, (lost) -> {
+			log.warn("Import " + claimed.id() + " is applied by another instance now");
+			return Mono.empty();
+		}).onErrorResume((failure) -> {
+			String lines = "lines " + failedAt[0] + " to " + failedAt[1];
+			log.warn("Import " + claimed.id() + " failed at " + lines, failure);
+			Instant now = this.clock.instant();
+			return this.imports
+				.failed(claimed.id(), this.me,
+						"Processing stopped: " + lines
+								+ " could not be stored; the lines counted in processed were applied",
+						this.properties.maxFailures(), now, now.plus(this.properties.claimLease()))
+				.doOnNext((ended) -> {
+					if (ended) {
+						log.error("Import " + claimed.id() + " ended failed after " + this.properties.maxFailures()
+								+ " failed attempts");
+					}
+				})
+				.onErrorResume((ignored) -> Mono.empty())
+				.then();
+		});
 	}
 
 	/**
-	 * {@code chunk}, after a pause if the service is answering requests: the chunk before
-	 * took {@code t}, so the pause is {@code t * (1 / share - 1)}, which holds the worker
-	 * to {@code APP_IMPORT_BUSY_SHARE} of the time while partners are served (and to all
-	 * of it when none is).
+	 * {@code chunk}, after a pause if the service is answering requests: the last chunk
+	 * took {@code t}, so the pause is {@code t * (parallel / share - 1)}, which holds the
+	 * worker to {@code APP_IMPORT_BUSY_SHARE} of the time while partners are served (and
+	 * to all of it when none is).
 	 */
-	private Mono<Boolean> yieldToRequests(Mono<Boolean> chunk) {
-		long took = System.nanoTime() - this.chunkStarted;
+	private Mono<Void> yieldToRequests(Mono<Void> chunk) {
 		double share = this.properties.busyShare();
-		Mono<Boolean> timed = chunk.doOnSubscribe((subscription) -> this.chunkStarted = System.nanoTime());
+		Mono<Void> timed = Mono.defer(() -> {
+			long started = System.nanoTime();
+			return chunk.doOnSuccess((ignored) -> this.lastChunkNanos = System.nanoTime() - started);
+		});
 		if (share >= 1 || this.requests.handling() == 0) {
 			return timed;
 		}
-		return Mono.delay(Duration.ofNanos((long) (took * (1 / share - 1)))).then(timed);
+		long pause = (long) (this.lastChunkNanos * (this.properties.parallelChunks() / share - 1));
+		return Mono.delay(Duration.ofNanos(pause)).then(timed);
 	}
 
-	/** One chunk in one transaction; whether more lines may follow. */
-	private Mono<Boolean> chunk(ImportRepository.Claimed claimed, long[] lastLine) {
+	/** The lines of a chunk, read from the database and parsed (not yet applied). */
+	private Mono<Read> read(ImportRepository.Claimed claimed, long first, long last) {
 		Instant now = this.clock.instant();
 		RecordItems kind = this.items.get(claimed.resource());
-		AuditActor actor = new AuditActor(claimed.partnerId(), claimed.keyId(), claimed.requestId(), now);
-		return this.imports.lines(claimed.id(), lastLine[0], this.properties.chunkLines())
-			.collectList()
-			.flatMap((lines) -> {
-				if (lines.isEmpty()) {
-					return this.imports.complete(claimed.id(), this.me, now).thenReturn(false);
+		return this.imports.lines(claimed.id(), first, last).collectList().map((lines) -> {
+			List<RecordItems.Item> read = new ArrayList<>(lines.size());
+			Set<String> clientIds = new HashSet<>();
+			for (int i = 0; i < lines.size(); i++) {
+				RecordItems.Item item = read(kind, i, lines.get(i), now);
+				read.add(item);
+				if (item.row() != null && item.row().clientRecordId() != null) {
+					clientIds.add(item.row().clientRecordId());
 				}
-				List<RecordItems.Item> read = new ArrayList<>(lines.size());
-				for (int i = 0; i < lines.size(); i++) {
-					ImportRepository.Line line = lines.get(i);
-					read.add(read(kind, i, line, now));
-				}
-				return kind.apply(claimed.partnerId(), read, actor)
-					.flatMap((results) -> record(claimed, lines, results, now))
-					.doOnNext((ignored) -> lastLine[0] = lines.get(lines.size() - 1).line())
-					.thenReturn(true);
-			})
-			.as(this.transaction::transactional);
+			}
+			return new Read(first, lines, read, clientIds, now);
+		});
+	}
+
+	/** One chunk in one transaction: its records, refused lines and progress. */
+	private Mono<Void> apply(ImportRepository.Claimed claimed, Read chunk) {
+		RecordItems kind = this.items.get(claimed.resource());
+		AuditActor actor = new AuditActor(claimed.partnerId(), claimed.keyId(), claimed.requestId(), chunk.at());
+		return kind.apply(claimed.partnerId(), chunk.items(), actor)
+			.flatMap((results) -> record(claimed, chunk, results))
+			.as(this.transaction::transactional)
+			.then();
 	}
 
 	private RecordItems.Item read(RecordItems kind, int position, ImportRepository.Line line, Instant now) {
@@ -186,8 +220,8 @@ final class ImportWorker extends PeriodicSweep {
 	 * The chunk's refused lines and the import's progress, or a failure if the claim was
 	 * lost.
 	 */
-	private Mono<Long> record(ImportRepository.Claimed claimed, List<ImportRepository.Line> lines,
-			RecordItems.Result[] results, Instant now) {
+	private Mono<Long> record(ImportRepository.Claimed claimed, Read chunk, RecordItems.Result[] results) {
+		List<ImportRepository.Line> lines = chunk.lines();
 		long created = 0;
 		long updated = 0;
 		long unchanged = 0;
@@ -207,13 +241,50 @@ final class ImportWorker extends PeriodicSweep {
 				unchanged += (outcome == RecordOutcome.UNCHANGED) ? 1 : 0;
 			}
 		}
-		ImportRepository.Chunk chunk = new ImportRepository.Chunk(lines.size(), lines.get(lines.size() - 1).line(),
-				created, updated, unchanged, refusedLines.size());
+		ImportRepository.Chunk done = new ImportRepository.Chunk(chunk.first(), lines.size(), created, updated,
+				unchanged, refusedLines.size());
 		return this.imports
 			.refused(claimed.id(), refusedLines.stream().mapToLong(Long::longValue).toArray(),
 					refusedItems.toArray(String[]::new))
-			.then(this.imports.progress(claimed.id(), this.me, chunk, now.plus(this.properties.claimLease())))
+			.then(this.imports.progress(claimed.id(), this.me, done,
+					this.clock.instant().plus(this.properties.claimLease())))
 			.flatMap((held) -> (held == 1) ? Mono.just(held) : Mono.error(new ClaimLost()));
+	}
+
+	/** A chunk read: its first line (of its range), its lines, their items. */
+	private record Read(long first, List<ImportRepository.Line> lines, List<RecordItems.Item> items,
+			Set<String> clientIds, Instant at) {
+	}
+
+	/**
+	 * The chunks of one import under way: a chunk starts after those earlier ones still
+	 * under way that share a client record id with it.
+	 */
+	private static final class Chunks {
+
+		private final List<Started> underWay = new ArrayList<>();
+
+		synchronized Started start(Read read) {
+			List<Mono<Void>> earlier = new ArrayList<>();
+			for (Started other : this.underWay) {
+				if (!Collections.disjoint(other.read().clientIds(), read.clientIds())) {
+					earlier.add(other.ended().asMono());
+				}
+			}
+			Started started = new Started(read, Sinks.empty(), Mono.when(earlier));
+			this.underWay.add(started);
+			return started;
+		}
+
+		synchronized void end(Started chunk) {
+			this.underWay.remove(chunk);
+			chunk.ended().tryEmitEmpty();
+		}
+
+	}
+
+	/** A chunk under way, and what it waits for. */
+	private record Started(Read read, Sinks.Empty<Void> ended, Mono<Void> after) {
 	}
 
 	/** Another instance holds the import now (this one's lease ran out). */

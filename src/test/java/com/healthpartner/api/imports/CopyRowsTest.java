@@ -31,7 +31,7 @@ class CopyRowsTest {
 		SplittableRandom random = new SplittableRandom(3);
 		byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
 		for (int round = 0; round < 200; round++) {
-			CopyRows rows = new CopyRows(ID, 1 << 20);
+			CopyRows rows = new CopyRows(ID, 1 << 20, 2, 1 << 20);
 			StringBuilder out = new StringBuilder();
 			int at = 0;
 			while (at < body.length) {
@@ -43,12 +43,22 @@ class CopyRowsTest {
 			assertThat(out).hasToString(ROWS);
 			assertThat(rows.stored()).isEqualTo(4);
 			assertThat(rows.bytes()).isEqualTo(body.length);
+			assertThat(rows.chunkStarts()).as("chunks of two stored lines").containsExactly(1, 5);
 		}
 	}
 
 	@Test
+	void aChunkEndsAtTheLineThatReachesItsBytes() {
+		CopyRows rows = new CopyRows(ID, 1 << 20, 1000, 1);
+		byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+		text(rows.rows(chunk(body, 0, body.length), UnpooledByteBufAllocator.DEFAULT));
+		text(rows.end(UnpooledByteBufAllocator.DEFAULT));
+		assertThat(rows.chunkStarts()).containsExactly(1, 4, 5, 6);
+	}
+
+	@Test
 	void aBodyOverTheLimitGivesNoRows() {
-		CopyRows rows = new CopyRows(ID, 10);
+		CopyRows rows = new CopyRows(ID, 10, 1000, 1 << 20);
 		byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
 		assertThat(rows.rows(chunk(body, 0, 8), UnpooledByteBufAllocator.DEFAULT)).isNotNull();
 		assertThat(rows.rows(chunk(body, 8, 8), UnpooledByteBufAllocator.DEFAULT)).isNull();

@@ -34,9 +34,13 @@ class ImportLinesTest extends PartnerTest {
 		UUID id = newImport();
 		int lines = 100_000;
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20).store(id, body(lines, 64 * 1024),
-					1L << 30, PooledByteBufAllocator.DEFAULT))
-			.expectNext((long) lines)
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
+					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT))
+			.assertNext((stored) -> {
+				assertThat(stored.lines()).isEqualTo(lines);
+				// chunks of 5,000 lines (each line is far below 2 MB / 5,000)
+				assertThat(stored.chunkStarts()).hasSize(20).startsWith(1, 5001, 10001).endsWith(95001);
+			})
 			.expectComplete()
 			.verify(Duration.ofSeconds(60));
 		assertThat(this.db.sql("select count(*), max(line) from import_lines where import_id = :id")
@@ -58,9 +62,9 @@ class ImportLinesTest extends PartnerTest {
 		long bytes = (long) lines * line(1).length();
 		long started = System.nanoTime();
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20).store(id, body(lines, 64 * 1024),
-					1L << 30, PooledByteBufAllocator.DEFAULT))
-			.expectNext((long) lines)
+			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20, 5000, 2 << 20).store(id,
+					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT))
+			.assertNext((stored) -> assertThat(stored.lines()).isEqualTo(lines))
 			.expectComplete()
 			.verify(Duration.ofSeconds(60));
 		double seconds = (System.nanoTime() - started) / 1e9;
@@ -72,8 +76,8 @@ class ImportLinesTest extends PartnerTest {
 	void aBodyOverTheLimitStoresNothing() {
 		UUID id = newImport();
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20).store(id, body(10_000, 4096), 100_000,
-					PooledByteBufAllocator.DEFAULT))
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
+					body(10_000, 4096), 100_000, PooledByteBufAllocator.DEFAULT))
 			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(ApiException.class)
 				.hasMessageContaining("larger than 100000 bytes"))
 			.verify(Duration.ofSeconds(30));

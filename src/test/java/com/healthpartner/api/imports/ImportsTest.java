@@ -224,6 +224,59 @@ class ImportsTest extends PartnerTest {
 	}
 
 	@Test
+	void versionsOfOneRecordInSeveralChunksApplyInFileOrderThoughChunksRunSideBySide() {
+		// lines 1-1000 create c-1 to c-1000; 1001-2000 make them version 2; 2001-2500
+		// make
+		// the first 500 version 3: chunks 2 and 3 wait for the chunks before them
+		StringBuilder body = new StringBuilder();
+		for (int n = 1; n <= 2500; n++) {
+			int record = (n - 1) % 1000 + 1;
+			int version = (n - 1) / 1000 + 1;
+			body.append("{\"user_id\": \"")
+				.append(this.user)
+				.append("\", \"client_record_id\": \"c-")
+				.append(record)
+				.append("\", \"client_record_version\": ")
+				.append(version)
+				.append(", \"metrics\": {\"weight\": ")
+				.append(60 + version)
+				.append("}}\n");
+		}
+		String id = JsonPath.read(new String(post(this.partner, "metrics", body.toString()).expectStatus()
+			.isAccepted()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent()), "$.import_id");
+		@SuppressWarnings("unchecked")
+		Map<String, Object> done = Eventually.eventually(Duration.ofSeconds(30),
+				() -> (Map<String, Object>) JsonPath.read(get(this.partner, id), "$"),
+				(now) -> "completed".equals(now.get("status")));
+		assertThat(done).containsEntry("created", 1000)
+			.containsEntry("updated", 1500)
+			.containsEntry("unchanged", 0)
+			.containsEntry("failed", 0);
+		assertThat(this.db
+			.sql("select string_agg(client_record_version || ':' || count, ',' order by client_record_version) "
+					+ "from (select client_record_version, count(*) from metric_records "
+					+ "where partner_id = cast(:p as uuid) group by client_record_version) v")
+			.bind("p", this.partner.partnerId())
+			.map((row) -> row.get(0, String.class))
+			.one()
+			.block()).isEqualTo("2:500,3:500");
+		// each record's changes in the feed in version order
+		assertThat(this.db.sql("""
+				select count(*) from (
+				    select client_record_id,
+				           array_agg(cast(cast('{' || item as jsonb) -> 'record' ->> 'client_record_version' as bigint)
+				                     order by txid, seq) as versions
+				    from changes where partner_id = cast(:p as uuid) group by client_record_id) c
+				where versions <> array(select generate_series(1, cardinality(versions)))::bigint[]
+				""").bind("p", this.partner.partnerId()).map((row) -> row.get(0, Long.class)).one().block())
+			.as("records whose changes are out of version order")
+			.isZero();
+	}
+
+	@Test
 	void aSignedImportOfAnySizeIsCheckedAsItStreamsAndABadSignatureStoresNothing() {
 		StringBuilder lines = new StringBuilder();
 		for (int i = 0; i < 2000; i++) {
@@ -301,7 +354,7 @@ class ImportsTest extends PartnerTest {
 				return (Map<String, Object>) JsonPath.read(get(this.partner, id), "$");
 			}, (now) -> "failed".equals(now.get("status")));
 			assertThat(ended).containsEntry("processed", 0).containsEntry("created", 0);
-			assertThat((String) ended.get("detail")).contains("after line 0");
+			assertThat((String) ended.get("detail")).contains("stopped: lines 1 to 1 could not be stored");
 			assertThat(this.db.sql("select failures from imports where id = cast(:id as uuid)")
 				.bind("id", id)
 				.map((row) -> row.get(0, Integer.class))

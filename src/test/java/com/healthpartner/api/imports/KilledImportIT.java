@@ -29,11 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The packaged service killed with SIGKILL in the middle of applying an import of 100,000
  * lines (creations, updates of earlier lines' records by client record version, refused
- * lines), then started again on the same database: the import resumes after the last
- * committed chunk and completes with exact counts, every record stored once at its last
- * version, one change per applied line, one error per refused line. A claim lease of 3 s
- * (30 s by default) lets the second instance take over quickly. The children's output is
- * in {@code target/killed-import-*.log}.
+ * lines), then started again on the same database: the import resumes with the chunks it
+ * had not committed (two at a time) and completes with exact counts, every record stored
+ * once at its last version, one change per applied line, one error per refused line. A
+ * claim lease of 3 s (30 s by default) lets the second instance take over quickly; chunks
+ * of 1,000 lines (5,000 by default) make the kill land between many. The children's
+ * output is in {@code target/killed-import-*.log}.
  */
 class KilledImportIT {
 
@@ -173,7 +174,7 @@ class KilledImportIT {
 
 	private SeparateJvmInstance start(String name, int port) {
 		SeparateJvmInstance child = SeparateJvmInstance.launchJar(name, port,
-				List.of("-Xmx384m", "-Dapp.import.claim-lease=3s"));
+				List.of("-Xmx384m", "-Dapp.import.claim-lease=3s", "-Dapp.import.chunk-lines=1000"));
 		this.children.add(child);
 		return child.awaitReady();
 	}
