@@ -116,7 +116,10 @@ final class ImportRepository {
 	 * whatever of it was stored are gone, as if never sent, and its slot is free.
 	 */
 	Mono<Void> drop(UUID id) {
-		return this.db.sql("delete from imports where id = :id and status = 'receiving'").bind("id", id).then();
+		return this.db.sql("""
+				with gone as (delete from imports where id = :id and status = 'receiving' returning id)
+				delete from import_lines where import_id in (select id from gone)
+				""").bind("id", id).then();
 	}
 
 	/**
@@ -126,12 +129,18 @@ final class ImportRepository {
 	 */
 	Mono<Long> abandoned(Instant startedBefore) {
 		return this.db.sql("""
-				delete from imports
-				where status = 'receiving' and created_at < :before and pg_try_advisory_xact_lock(%s)
+				with gone as (
+				    delete from imports
+				    where status = 'receiving' and created_at < :before and pg_try_advisory_xact_lock(%s)
+				    returning id
+				), lines as (
+				    delete from import_lines where import_id in (select id from gone)
+				)
+				select count(*) from gone
 				""".formatted(ImportLines.RECEIVING_LOCK.formatted("id")))
 			.bind("before", startedBefore)
-			.fetch()
-			.rowsUpdated();
+			.map((row) -> row.get(0, Long.class))
+			.one();
 	}
 
 	/**
