@@ -51,7 +51,7 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
  * {@code POST /api/v1/health/imports?kind=…} (an NDJSON body, stored as it arrives, then
  * {@code 202}; {@link ImportWorker} applies it), {@code GET /api/v1/health/imports/{id}}
  * and its {@code /errors}, and the list of a partner's imports (docs/api.md, Bulk writes:
- * imports, which says what is not built yet).
+ * imports; docs/design.md, Imports).
  */
 @Configuration(proxyBeanMethods = false)
 class ImportRoutes {
