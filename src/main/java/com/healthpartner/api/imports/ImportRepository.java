@@ -96,6 +96,19 @@ final class ImportRepository {
 	}
 
 	/**
+	 * What ends an import (the rows of CTE {@code ended}, as the statement changed them):
+	 * its lines and chunk marks deleted, its audit event with the records it wrote.
+	 */
+	private static String letGo() {
+		return """
+				gone as (
+				    delete from import_lines where import_id in (select id from ended)
+				), chunks as (
+				    delete from import_chunks where import_id in (select id from ended)
+				), audited as (%s)""".formatted(audit("ended", "created + updated + unchanged"));
+	}
+
+	/**
 	 * The statement that writes the audit event of an import from the rows of
 	 * {@code source} (imports rows, as the statement changed them) at {@code :now}:
 	 * {@code recordCount} records written, and the import's id, status and counts.
@@ -159,13 +172,9 @@ final class ImportRepository {
 				    where id = :id and claimed_by = :me and status = 'processing' returning *
 				), ended as (
 				    select * from bumped where status = 'failed'
-				), gone as (
-				    delete from import_lines where import_id in (select id from ended)
-				), chunks as (
-				    delete from import_chunks where import_id in (select id from ended)
-				), audited as (%s)
+				), %s
 				select count(*) from ended
-				""".formatted(audit("ended", "created + updated + unchanged")))
+				""".formatted(letGo()))
 			.bind("id", id)
 			.bind("me", me)
 			.bind("detail", detail)
@@ -323,14 +332,10 @@ final class ImportRepository {
 					with ended as (
 					    update imports set status = 'completed', completed_at = :now, claimed_by = null, claimed_until = null
 					    where id = :id and claimed_by = :me and status = 'processing' returning *
-					), gone as (
-					    delete from import_lines where import_id in (select id from ended)
-					), chunks as (
-					    delete from import_chunks where import_id in (select id from ended)
-					), audited as (%s)
+					), %s
 					select count(*) from ended
 					"""
-				.formatted(audit("ended", "created + updated + unchanged")))
+				.formatted(letGo()))
 			.bind("id", id)
 			.bind("me", me)
 			.bind("now", now)
