@@ -129,9 +129,11 @@ class ImportRoutes {
 			return Mono.defer(() -> {
 				ApiPrincipal principal = Principals.of(request);
 				FieldErrors errors = new FieldErrors();
-				RecordKind kind = kind(request.queryParam("kind").orElse(null));
+				String named = request.queryParam("kind").orElse(null);
+				RecordKind kind = kind(named);
 				if (kind == null) {
-					errors.add("kind", "is required: metrics or assessments");
+					errors.add("kind",
+							(named == null) ? "is required: metrics or assessments" : "must be metrics or assessments");
 				}
 				String key = IdempotentCreates.key(request, errors);
 				errors.throwIfAny();

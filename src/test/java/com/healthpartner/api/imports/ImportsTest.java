@@ -136,6 +136,9 @@ class ImportsTest extends PartnerTest {
 		Expect.problem(post(this.partner, null, "{}"), HttpStatus.BAD_REQUEST, "validation_failed")
 			.jsonPath("$.errors[0].field")
 			.isEqualTo("kind");
+		Expect.problem(post(this.partner, "steps", "{}"), HttpStatus.BAD_REQUEST, "validation_failed")
+			.jsonPath("$.errors[0].message")
+			.isEqualTo("must be metrics or assessments");
 		Expect.problem(this.client.post()
 			.uri(PATH + "?kind=metrics")
 			.header("x-api-key", this.partner.apiKey())
