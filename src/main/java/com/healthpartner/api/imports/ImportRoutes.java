@@ -13,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.InvalidMediaTypeException;
@@ -144,7 +145,12 @@ class ImportRoutes {
 				checkBody(request);
 				AuditActor actor = AuditActor.of(request, this.clock.instant());
 				Mono<ImportRow> replay = (key != null) ? this.imports.byKey(principal.partnerId(), key) : Mono.empty();
-				return replay.flatMap((row) -> accepted(row, true))
+				// a replay reads the body it does not store: a signed one is verified at
+				// its end
+				return replay
+					.flatMap((row) -> request.body(BodyExtractors.toDataBuffers())
+						.doOnNext(DataBufferUtils::release)
+						.then(accepted(row, true)))
 					.switchIfEmpty(Mono.defer(() -> receive(request, kind, actor, key)));
 			});
 		}

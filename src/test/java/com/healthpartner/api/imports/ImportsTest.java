@@ -289,12 +289,22 @@ class ImportsTest extends PartnerTest {
 		assertThat(body.length()).as("more than the 64 KiB a signed body is read whole within").isGreaterThan(65536);
 		long now = this.clock.instant().getEpochSecond();
 		String signature = Signatures.sign(this.partner.apiSecret(), now, "POST", PATH + "?kind=metrics", body);
-		signed(body, signature).expectStatus().isAccepted().expectBody().jsonPath("$.lines").isEqualTo(2000);
+		signed(body, signature).header("Idempotency-Key", "signed-1")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.lines")
+			.isEqualTo(2000);
+		// a replay of its key is verified too: a signature of another body is refused
+		String wrong = Signatures.sign(this.partner.apiSecret(), now + 1, "POST", PATH + "?kind=metrics", "{}\n");
+		Expect.problem(signed(body, wrong).header("Idempotency-Key", "signed-1").exchange(), HttpStatus.UNAUTHORIZED,
+				"invalid_signature");
 		// the same signature again: a replayed write
-		Expect.problem(signed(body, signature), HttpStatus.UNAUTHORIZED, "invalid_signature");
+		Expect.problem(signed(body, signature).exchange(), HttpStatus.UNAUTHORIZED, "invalid_signature");
 		// a signature of another body: refused at the end of the body, nothing kept
 		String other = Signatures.sign(this.partner.apiSecret(), now, "POST", PATH + "?kind=metrics", body + "\n");
-		Expect.problem(signed(body, other), HttpStatus.UNAUTHORIZED, "invalid_signature")
+		Expect.problem(signed(body, other).exchange(), HttpStatus.UNAUTHORIZED, "invalid_signature")
 			.jsonPath("$.detail")
 			.value((String detail) -> assertThat(detail).contains("does not match"));
 		assertThat(count()).isOne();
@@ -307,14 +317,13 @@ class ImportsTest extends PartnerTest {
 			.block()).isZero();
 	}
 
-	private WebTestClient.ResponseSpec signed(String body, String signature) {
+	private WebTestClient.RequestHeadersSpec<?> signed(String body, String signature) {
 		return this.client.post()
 			.uri(PATH + "?kind=metrics")
 			.header("x-api-key", this.partner.apiKey())
 			.header(Signatures.HEADER, signature)
 			.contentType(MediaType.APPLICATION_NDJSON)
-			.bodyValue(body)
-			.exchange();
+			.bodyValue(body);
 	}
 
 	@Test
