@@ -32,6 +32,9 @@ final class CopyRows {
 
 	private boolean started;
 
+	/** Where the last row that {@link #rows} wrote ended in its buffer; -1: none. */
+	private int rowsEnd = -1;
+
 	private long stored;
 
 	private long bytes;
@@ -66,6 +69,7 @@ final class CopyRows {
 			return null;
 		}
 		ByteBuf out = allocator.buffer(length + length / 8 + 64);
+		this.rowsEnd = -1;
 		int from = chunk.readPosition();
 		for (int i = 0; i < length; i++) {
 			byte b = chunk.getByte(from + i);
@@ -73,6 +77,7 @@ final class CopyRows {
 				if (this.started) {
 					out.writeByte('\n');
 					lineEnded();
+					this.rowsEnd = out.writerIndex();
 				}
 				this.line++;
 				continue;
@@ -130,6 +135,14 @@ final class CopyRows {
 	/** The first line of each chunk, in order. */
 	long[] chunkStarts() {
 		return java.util.Arrays.copyOf(this.chunkStarts, this.chunks);
+	}
+
+	/**
+	 * Where the last complete row of the buffer {@link #rows} returned last ends (what
+	 * follows is the start of a row); -1 if it completed none.
+	 */
+	int rowsEnd() {
+		return this.rowsEnd;
 	}
 
 	/** The lines stored so far (not blank). */

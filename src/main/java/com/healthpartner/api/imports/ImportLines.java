@@ -1,12 +1,14 @@
 package com.healthpartner.api.imports;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.ReferenceCountUtil;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
@@ -23,16 +25,22 @@ import com.healthpartner.api.problem.ProblemType;
 
 /**
  * Stores the body of an import as it arrives: its lines go into {@code import_lines} by
- * one {@code COPY … FROM STDIN} on a connection of its own (never one of an event loop's
- * pool: an upload may last minutes), one CopyData message per chunk received, so that no
- * more than a chunk is held whatever the body's size. r2dbc-postgresql's
- * {@code copyIn(sql, publisher)} would join the whole publisher into one buffer first;
- * {@code fromMany} with one inner publisher per chunk streams. While the service answers
- * requests, an upload is read at a bounded rate ({@link Pace}).
+ * {@code COPY … FROM STDIN}, a segment at a time ({@link Segment}), on a connection of
+ * its own (never one of an event loop's pool: an upload may last minutes), one CopyData
+ * message per chunk received, so that no more than a chunk is held whatever the body's
+ * size. r2dbc-postgresql's {@code copyIn(sql, publisher)} would join the whole publisher
+ * into one buffer first; {@code fromMany} with one inner publisher per chunk streams.
+ * While the service answers requests, an upload is read at a bounded rate ({@link Pace}).
  */
 final class ImportLines {
 
 	private static final String COPY = "copy import_lines (import_id, line, body) from stdin";
+
+	/** A segment of an upload ends at the first row end after this many bytes of it. */
+	private static final long SEGMENT_BYTES = 16L << 20;
+
+	/** Or after it has been open this long. */
+	private static final long SEGMENT_NANOS = 1_000_000_000L;
 
 	/**
 	 * The lock the receiving connection holds for the whole upload (its session's: it
@@ -69,9 +77,10 @@ final class ImportLines {
 	}
 
 	/**
-	 * Stores {@code body}'s lines for {@code importId}, committed when the body has ended
-	 * whole; the lines stored (blank lines are not) and the chunks they make. Over
-	 * {@code maxBytes}: {@code 413}, nothing stored.
+	 * Stores {@code body}'s lines for {@code importId}, a segment at a time; the lines
+	 * stored (blank lines are not) and the chunks they make, once the body has ended
+	 * whole. Over {@code maxBytes}: {@code 413}; on any failure what was stored is
+	 * deleted.
 	 */
 	Mono<Stored> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
 		CopyRows rows = new CopyRows(importId, maxBytes, this.chunkLines, this.chunkBytes);
@@ -79,10 +88,11 @@ final class ImportLines {
 		// body over the limit, a signature that does not match it) is kept
 		AtomicReference<ApiException> refused = new AtomicReference<>();
 		Pace pace = new Pace();
-		Flux<Mono<ByteBuf>> chunks = body.doOnError(ApiException.class, refused::set)
+		Segment segment = new Segment();
+		Flux<Part> parts = body.doOnError(ApiException.class, refused::set)
 			.delayUntil((chunk) -> pace.before(chunk.readableByteCount()))
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
-			.map((chunk) -> {
+			.concatMapIterable((chunk) -> {
 				try {
 					ByteBuf out = rows.rows(chunk, allocator);
 					if (out == null) {
@@ -90,13 +100,14 @@ final class ImportLines {
 								"The import is larger than " + maxBytes + " bytes; split it"));
 						throw refused.get();
 					}
-					return Mono.just(out);
+					return segment.cut(out, rows.rowsEnd());
 				}
 				finally {
 					DataBufferUtils.release(chunk);
 				}
 			})
-			.concatWith(Mono.fromSupplier(() -> Mono.just(rows.end(allocator))));
+			.concatWith(Mono.fromSupplier(() -> new Part(rows.end(allocator), false)))
+			.doOnDiscard(Part.class, (part) -> ReferenceCountUtil.safeRelease(part.rows()));
 		return Mono
 			.usingWhen(
 					Mono.from(this.unpooled.create()), (
@@ -104,7 +115,16 @@ final class ImportLines {
 								.then(run(connection,
 										"select pg_advisory_lock(" + RECEIVING_LOCK.formatted("'" + importId + "'")
 												+ ")"))
-								.then(postgres(connection).copyIn(COPY).fromMany(chunks).build())
+								.then(parts.windowUntil(Part::endsSegment)
+									.concatMap((rowsOfSegment) -> postgres(connection).copyIn(COPY)
+										.fromMany(rowsOfSegment.map((part) -> Mono.just(part.rows())))
+										.build())
+									.then())
+								// the segments stored before a failure go with it
+								.onErrorResume((failure) -> run(connection,
+										"delete from import_lines where import_id = '" + importId + "'")
+									.onErrorResume((ignored) -> Mono.empty())
+									.then(Mono.error(failure)))
 								.then(Mono.fromSupplier(() -> new Stored(rows.stored(), rows.chunkStarts()))),
 					Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.onErrorMap((failure) -> refused.get() != null && failure != refused.get(), (failure) -> refused.get())
@@ -112,6 +132,40 @@ final class ImportLines {
 					(failure) -> NOT_UTF8.equals(failure.getSqlState()) ? new ApiException(ProblemType.MALFORMED_JSON,
 							"The import is not valid UTF-8; send its lines encoded in UTF-8 (nothing was stored)")
 							: failure);
+	}
+
+	/** Rows of the COPY stream, and whether its segment ends after them. */
+	private record Part(ByteBuf rows, boolean endsSegment) {
+	}
+
+	/**
+	 * Cuts the COPY stream into segments, each a COPY of its own (its own transaction),
+	 * at the end of a row once a segment holds {@link #SEGMENT_BYTES} or has been open
+	 * for {@link #SEGMENT_NANOS}: an upload never holds one transaction open for long,
+	 * which would hold back the change feed's horizon (the oldest transaction still
+	 * running) for every partner. The import stays {@code receiving} until the last
+	 * segment is stored; an upload that fails deletes the segments stored so far with its
+	 * import.
+	 */
+	private static final class Segment {
+
+		private long bytes;
+
+		private long started = System.nanoTime();
+
+		List<Part> cut(ByteBuf out, int rowsEnd) {
+			this.bytes += out.readableBytes();
+			if (rowsEnd < 0 || (this.bytes < SEGMENT_BYTES && System.nanoTime() - this.started < SEGMENT_NANOS)) {
+				return List.of(new Part(out, false));
+			}
+			Part last = new Part(out.retainedSlice(0, rowsEnd), true);
+			Part next = new Part(out.retainedSlice(rowsEnd, out.readableBytes() - rowsEnd), false);
+			out.release();
+			this.bytes = next.rows().readableBytes();
+			this.started = System.nanoTime();
+			return List.of(last, next);
+		}
+
 	}
 
 	/** What an upload stored: its lines, and the first line of each of its chunks. */

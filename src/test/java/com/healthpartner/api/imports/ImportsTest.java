@@ -1,5 +1,8 @@
 package com.healthpartner.api.imports;
 
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -277,6 +280,50 @@ class ImportsTest extends PartnerTest {
 				""").bind("p", this.partner.partnerId()).map((row) -> row.get(0, Long.class)).one().block())
 			.as("records whose changes are out of version order")
 			.isZero();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void aSlowUploadDoesNotHoldBackAnotherPartnersChangeFeed() throws Exception {
+		Credentials other = this.partners.onboard("loadtest");
+		String line = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n";
+		// enough lines that PostgreSQL's COPY inserts some at once (it buffers 1,000
+		// rows):
+		// its transaction then has an id, which the feed's horizon waits for
+		String first = line.repeat(3000);
+		try (Socket socket = new Socket("localhost", this.port)) {
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST " + PATH + "?kind=metrics HTTP/1.1\r\nHost: localhost\r\nx-api-key: "
+					+ this.partner.apiKey() + "\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
+					+ (first.length() + 2 * line.length()) + "\r\n\r\n" + first)
+				.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			// the second line comes a segment's time after the first
+			Thread.sleep(1500);
+			out.write(line.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			Thread.sleep(300);
+			// while the upload waits for its last line, another partner writes and reads
+			// its
+			// feed
+			this.client.post()
+				.uri("/api/v1/health/metrics")
+				.header("x-api-key", other.apiKey())
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"user_id\": \"feed-reader\", \"metrics\": {\"weight\": 70}}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+			List<Object> changes = Eventually.eventually(Duration.ofSeconds(3),
+					() -> (List<Object>) this.api.page(other.apiKey(), "/api/v1/health/changes?limit=10").get("data"),
+					(data) -> !data.isEmpty());
+			assertThat(changes).as("the other partner's change, listed while the upload is open").hasSize(1);
+			out.write(line.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			socket.setSoTimeout(10_000);
+			byte[] answer = socket.getInputStream().readNBytes(12);
+			assertThat(new String(answer, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 202");
+		}
 	}
 
 	@Test
