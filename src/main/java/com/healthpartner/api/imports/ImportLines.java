@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -77,12 +78,14 @@ final class ImportLines {
 	}
 
 	/**
-	 * Stores {@code body}'s lines for {@code importId}, a segment at a time; the lines
-	 * stored (blank lines are not) and the chunks they make, once the body has ended
-	 * whole. Over {@code maxBytes}: {@code 413}; on any failure what was stored is
-	 * deleted.
+	 * Stores {@code body}'s lines for {@code importId}, a segment at a time; once the
+	 * body has ended whole, {@code stored} of the lines stored (blank lines are not) and
+	 * the chunks they make, run while the upload's lock is still held (so that the import
+	 * is never without either a receiving upload or its next status). Over
+	 * {@code maxBytes}: {@code 413}; on any failure what was stored is deleted.
 	 */
-	Mono<Stored> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator) {
+	<T> Mono<T> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator,
+			Function<Stored, Mono<T>> stored) {
 		CopyRows rows = new CopyRows(importId, maxBytes, this.chunkLines, this.chunkBytes);
 		// the driver answers a failed stream with a COPY failure of its own: the cause (a
 		// body over the limit, a signature that does not match it) is kept
@@ -125,7 +128,7 @@ final class ImportLines {
 										"delete from import_lines where import_id = '" + importId + "'")
 									.onErrorResume((ignored) -> Mono.empty())
 									.then(Mono.error(failure)))
-								.then(Mono.fromSupplier(() -> new Stored(rows.stored(), rows.chunkStarts()))),
+								.then(Mono.defer(() -> stored.apply(new Stored(rows.stored(), rows.chunkStarts())))),
 					Connection::close, (connection, failure) -> connection.close(), Connection::close)
 			.onErrorMap((failure) -> refused.get() != null && failure != refused.get(), (failure) -> refused.get())
 			.onErrorMap(R2dbcException.class,

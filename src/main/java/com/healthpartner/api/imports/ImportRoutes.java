@@ -165,8 +165,8 @@ class ImportRoutes {
 				.doOnNext((started) -> LongUploads.allow(request.exchange().getRequest()))
 				.flatMap((started) -> this.lines
 					.store(id, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
-							PooledByteBufAllocator.DEFAULT)
-					.flatMap((stored) -> this.imports.received(id, stored, this.clock.instant()))
+							PooledByteBufAllocator.DEFAULT,
+							(stored) -> this.imports.received(id, stored, this.clock.instant()))
 					.doOnNext((received) -> this.worker.wake())
 					.onErrorResume((failure) -> this.imports.drop(id)
 						.onErrorResume((ignored) -> Mono.empty())

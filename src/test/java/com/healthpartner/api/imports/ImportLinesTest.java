@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -35,7 +36,7 @@ class ImportLinesTest extends PartnerTest {
 		int lines = 100_000;
 		StepVerifier
 			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
-					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT))
+					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.assertNext((stored) -> {
 				assertThat(stored.lines()).isEqualTo(lines);
 				// chunks of 5,000 lines (each line is far below 2 MB / 5,000)
@@ -63,7 +64,7 @@ class ImportLinesTest extends PartnerTest {
 		long started = System.nanoTime();
 		StepVerifier
 			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20, 5000, 2 << 20).store(id,
-					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT))
+					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.assertNext((stored) -> assertThat(stored.lines()).isEqualTo(lines))
 			.expectComplete()
 			.verify(Duration.ofSeconds(60));
@@ -77,7 +78,7 @@ class ImportLinesTest extends PartnerTest {
 		UUID id = newImport();
 		StepVerifier
 			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
-					body(10_000, 4096), 100_000, PooledByteBufAllocator.DEFAULT))
+					body(10_000, 4096), 100_000, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(ApiException.class)
 				.hasMessageContaining("larger than 100000 bytes"))
 			.verify(Duration.ofSeconds(30));
