@@ -148,11 +148,7 @@ log "import: $(cat "$OUT/import.status"), $IMPORTED records created in $(python3
 
 # back-pressure: the hot paths alone, then while an import is received and applied
 GET_METRICS_USER=u-get-m-ingest
-for n in $(seq 0 49); do
-	day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
-	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $KEY" -H 'content-type: application/json' \
-		-d "{\"user_id\":\"$GET_METRICS_USER\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
-done
+seed_metrics "$KEY" "$GET_METRICS_USER"
 psql -d bench_ingest -qc "ANALYZE" >/dev/null
 export BENCH_KEY=$KEY GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }

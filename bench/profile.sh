@@ -39,11 +39,7 @@ BENCH_KEY=$(onboard loadtest)
 DEFAULT_KEY=$(onboard default)
 GET_METRICS_USER=u-get-m-profile
 GET_ASSESSMENTS_USER=u-get-a-profile
-for n in $(seq 0 49); do
-	day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
-	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
-		-d "{\"user_id\":\"$GET_METRICS_USER\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
-done
+seed_metrics "$BENCH_KEY" "$GET_METRICS_USER"
 for n in $(seq 0 19); do
 	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
 		-d "{\"user_id\":\"$GET_ASSESSMENTS_USER\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"

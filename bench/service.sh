@@ -1,4 +1,4 @@
-# Sourced by bench/profile.sh and bench/erasure.sh: the service started on a fresh database and
+# Sourced by bench/profile.sh, bench/erasure.sh and bench/ingest.sh: the service started on a fresh database and
 # partners onboarded through the admin API. Needs PORT, ADMIN_TOKEN, OUT and the PG* variables.
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -22,6 +22,17 @@ start_service() {
 	trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
 	for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$((PORT + 1))/actuator/health/readiness" && break; sleep 0.5; done
 	BASE=http://127.0.0.1:$PORT
+}
+
+# seed_metrics KEY USER: 50 metrics records of USER, a day apart from 2025-01-01 (the shared harness's
+# GET metrics page).
+seed_metrics() {
+	local n day
+	for n in $(seq 0 49); do
+		day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
+		curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $1" -H 'content-type: application/json' \
+			-d "{\"user_id\":\"$2\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
+	done
 }
 
 # onboard PLAN [EMAIL]: registers and approves a partner on PLAN; prints its API key.

@@ -25,6 +25,7 @@ import com.healthpartner.api.ratelimit.Decision;
 import com.healthpartner.api.ratelimit.RateLimits;
 import com.healthpartner.api.signature.Signatures;
 import com.healthpartner.api.web.Answers;
+import com.healthpartner.api.json.BodyLimits;
 import com.healthpartner.api.web.Deadline;
 import com.healthpartner.api.web.FilterOrder;
 import com.healthpartner.api.web.InFlightRequests;
@@ -128,7 +129,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 			case REGISTRATION -> registration(exchange, chain);
 			default -> handle(exchange, chain);
 		});
-		Mono<Void> bounded = (Deadline.isExport(exchange) || Deadline.isImport(exchange)) ? checked
+		Mono<Void> bounded = (Deadline.isExport(exchange) || BodyLimits.streamed(exchange.getRequest())) ? checked
 				: this.deadline.bound(exchange, checked);
 		if (zone != Zone.PARTNER) {
 			return bounded;

@@ -20,7 +20,6 @@ import com.healthpartner.api.crypto.Digests;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.json.BodyLimits;
-import com.healthpartner.api.web.Deadline;
 
 /**
  * Check 4 (docs/api.md, Signed requests), after the rate limit: a request that carries
@@ -83,7 +82,7 @@ public class Signatures {
 			return Mono.error(invalid("The signature's timestamp t=" + signature.timestamp()
 					+ " is more than 300 s away from server time (" + now.getEpochSecond() + ")"));
 		}
-		if (Deadline.isImport(exchange)) {
+		if (BodyLimits.streamed(request)) {
 			// an import's body may be a gigabyte: hashed as it streams, checked at its
 			// end
 			return Mono.just(exchange.mutate()

@@ -11,7 +11,6 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -32,8 +31,8 @@ import com.healthpartner.api.problem.ProblemType;
  * {@code 408} if its body is still missing then. NDJSON exports are exempt: they stream
  * for as long as the client reads, bounded by their own limits in the database
  * ({@code APP_DATABASE_EXPORT_TIMEOUT}); so is the upload of an import, answered once its
- * body is stored ({@link #isImport}). The deadline is a task of the request's own event
- * loop ({@link LoopTimer}).
+ * body is stored ({@link com.healthpartner.api.json.BodyLimits#streamed}). The deadline
+ * is a task of the request's own event loop ({@link LoopTimer}).
  */
 @Component
 public class Deadline {
@@ -90,15 +89,6 @@ public class Deadline {
 						+ " ms: the database is not answering. A write may or may not have been stored: "
 						+ "retry with the same Idempotency-Key.",
 				List.of(), Map.of(HttpHeaders.RETRY_AFTER, "5"));
-	}
-
-	/**
-	 * Whether the request is the upload of an import, which has no deadline: its body may
-	 * take minutes, and it is answered once stored.
-	 */
-	public static boolean isImport(ServerWebExchange exchange) {
-		return exchange.getRequest().getMethod() == HttpMethod.POST
-				&& "/api/v1/health/imports".equals(exchange.getRequest().getPath().value());
 	}
 
 	/** Whether the request asks for an NDJSON export, which has no deadline. */
