@@ -55,16 +55,13 @@ class ChangesHandler {
 	Mono<ServerResponse> list(ServerRequest request) {
 		ApiPrincipal principal = Principals.of(request);
 		List<String> readable = new ArrayList<>();
-		StringBuilder cursorScope = new StringBuilder(PATH).append('|').append(principal.partnerId());
 		for (RecordKind kind : this.kinds) {
-			boolean reads = principal.scopes().contains(kind.read());
-			// a cursor holds for this partner and the kinds its key reads
-			cursorScope.append('|').append(reads);
-			if (reads) {
+			if (principal.scopes().contains(kind.read())) {
 				readable.add("'" + kind.resource() + "'");
 			}
 		}
-		String scope = cursorScope.toString();
+		// a cursor holds for this partner and the kinds its key reads
+		String scope = FeedCursors.scope(principal.partnerId(), principal.scopes(), this.kinds);
 		FieldErrors errors = new FieldErrors();
 		int limit = Paging.limit(request, errors);
 		errors.throwIfAny();

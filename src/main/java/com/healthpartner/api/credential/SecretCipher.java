@@ -18,7 +18,7 @@ import com.healthpartner.api.system.AppProperties;
  * are encrypted, never hashed. Stored form: 12-byte nonce followed by ciphertext and tag.
  */
 @Component
-class SecretCipher {
+public class SecretCipher {
 
 	private static final int NONCE_BYTES = 12;
 
@@ -32,7 +32,7 @@ class SecretCipher {
 		this.key = new SecretKeySpec(properties.secretEncryptionKeyBytes(), "AES");
 	}
 
-	byte[] encrypt(String secret) {
+	public byte[] encrypt(String secret) {
 		byte[] nonce = new byte[NONCE_BYTES];
 		this.random.nextBytes(nonce);
 		try {
@@ -46,7 +46,7 @@ class SecretCipher {
 		}
 	}
 
-	String decrypt(byte[] stored) {
+	public String decrypt(byte[] stored) {
 		try {
 			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
 			cipher.init(Cipher.DECRYPT_MODE, this.key, new GCMParameterSpec(TAG_BITS, stored, 0, NONCE_BYTES));

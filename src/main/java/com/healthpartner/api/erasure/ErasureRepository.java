@@ -15,6 +15,7 @@ import org.springframework.stereotype.Repository;
 
 import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.webhook.WebhookOutbox;
 
 /**
  * Erasures and their work. The request is one statement (the erasure, its
@@ -43,14 +44,34 @@ class ErasureRepository {
 				  and not exists (select 1 from %s r where r.partner_id = e.partner_id
 				                  and r.user_id = e.user_id and r.created_txid < e.cutoff)
 				""".formatted(kind.table())).collect(Collectors.joining());
+		String data = "json_build_object('erasure_id', s.id, 'user_id', s.user_id, 'status', s.status, "
+				+ "'requested_at', api_time(s.requested_at), 'completed_at', api_time(s.completed_at)"
+				+ this.counters.stream()
+					.map((counter) -> ", '" + counter + "', s." + counter)
+					.collect(Collectors.joining())
+				+ ")::text";
+		String readScopes = kinds.stream()
+			.map((kind) -> "'" + kind.read().value() + "'")
+			.collect(Collectors.joining(", ", "array[", "]"));
+		// the webhook deliveries of the user's erased changes go with them (user.erased
+		// stays)
 		this.complete = """
-				update user_erasures e set status = 'completed', completed_at = :now
-				where id = :id and status = 'pending'
-				  and pg_snapshot_xmin(pg_current_snapshot()) >= e.cutoff
-				%s  and not exists (select 1 from changes c where c.partner_id = e.partner_id and c.user_id = e.user_id
-				                  and c.kind <> 'user_erased' and c.txid < e.cutoff)
-				returning %s
-				""".formatted(noRecordLeft, this.columns);
+				with done as (
+				    update user_erasures e set status = 'completed', completed_at = :now
+				    where id = :id and status = 'pending'
+				      and pg_snapshot_xmin(pg_current_snapshot()) >= e.cutoff
+				%s      and not exists (select 1 from changes c where c.partner_id = e.partner_id and c.user_id = e.user_id
+				                      and c.kind <> 'user_erased' and c.txid < e.cutoff)
+				    returning *
+				), purged as (
+				    delete from webhook_deliveries d using done
+				    where d.partner_id = done.partner_id and d.user_id = done.user_id
+				      and d.event_type <> 'user.erased' and d.change_txid < done.cutoff
+				), hooked as (%s)
+				select %s from done
+				"""
+			.formatted(noRecordLeft,
+					WebhookOutbox.deliveries("done", "erasure.completed", data, readScopes, "s.user_id"), this.columns);
 	}
 
 	/**

@@ -18,6 +18,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.webhook.WebhookOutbox;
 
 /**
  * The imports of every partner, always read with the partner's id: a partner never sees
@@ -105,8 +106,17 @@ final class ImportRepository {
 				    delete from import_lines where import_id in (select id from ended)
 				), chunks as (
 				    delete from import_chunks where import_id in (select id from ended)
-				), audited as (%s)""".formatted(audit("ended", "created + updated + unchanged"));
+				), audited as (%s
+				), hooked as (%s)""".formatted(audit("ended", "created + updated + unchanged"), WebhookOutbox
+			.deliveries("ended", "import.completed", IMPORT_DATA, "array[s.resource || ':read']", null));
 	}
+
+	/** An ended import as the data of its {@code import.completed} message. */
+	private static final String IMPORT_DATA = """
+			json_build_object('import_id', s.id, 'kind', s.resource, 'status', s.status, 'lines', s.lines,
+			                  'processed', s.processed, 'created', s.created, 'updated', s.updated,
+			                  'unchanged', s.unchanged, 'failed', s.failed, 'detail', s.detail,
+			                  'created_at', api_time(s.created_at), 'completed_at', api_time(s.completed_at))::text""";
 
 	/**
 	 * The statement that writes the audit event of an import from the rows of

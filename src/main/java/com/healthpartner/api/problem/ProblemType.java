@@ -41,6 +41,8 @@ public enum ProblemType {
 			"The resource is not in a state that allows this change, for example approving a registration that is no longer pending."),
 	REGISTRATION_EXISTS(HttpStatus.CONFLICT, "Registration exists",
 			"A pending or approved registration already uses this email. Wait for the administrator's decision, or use the credentials already issued."),
+	WEBHOOK_LIMIT(HttpStatus.CONFLICT, "Webhook limit reached",
+			"Your organisation already has as many webhook endpoints as allowed (5 unless configured otherwise). Delete one, or change one's URL or events instead."),
 	IDEMPOTENCY_IN_PROGRESS(HttpStatus.CONFLICT, "Idempotent request in progress",
 			"The first request with this Idempotency-Key is still being processed. Retry after a moment to get its stored answer."),
 	CURSOR_EXPIRED(HttpStatus.GONE, "Cursor expired",

@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.healthpartner.api.support.Feed;
 import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.PartnerTest;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import com.healthpartner.api.support.Feed;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;

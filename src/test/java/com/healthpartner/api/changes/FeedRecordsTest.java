@@ -13,6 +13,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.support.Feed;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;

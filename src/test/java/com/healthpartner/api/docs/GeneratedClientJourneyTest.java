@@ -20,6 +20,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import com.healthpartner.api.support.Eventually;
+import com.healthpartner.api.support.WebhookReceiver;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.client.ApiClient;
 import com.healthpartner.client.ApiException;
@@ -29,6 +30,7 @@ import com.healthpartner.client.api.AssessmentsApi;
 import com.healthpartner.client.api.MetricsApi;
 import com.healthpartner.client.api.OnboardingApi;
 import com.healthpartner.client.api.SyncApi;
+import com.healthpartner.client.api.WebhooksApi;
 import com.healthpartner.client.model.AdminRegistration;
 import com.healthpartner.client.model.ApproveRequest;
 import com.healthpartner.client.model.Assessment;
@@ -60,6 +62,15 @@ import com.healthpartner.client.model.RegistrationPage;
 import com.healthpartner.client.model.RegistrationRequest;
 import com.healthpartner.client.model.RegistrationStatus;
 import com.healthpartner.client.model.Scope;
+import com.healthpartner.client.model.Webhook;
+import com.healthpartner.client.model.WebhookDelivery;
+import com.healthpartner.client.model.WebhookDeliveryPage;
+import com.healthpartner.client.model.WebhookEvent;
+import com.healthpartner.client.model.WebhookMessage;
+import com.healthpartner.client.model.WebhookMessageType;
+import com.healthpartner.client.model.WebhookPatch;
+import com.healthpartner.client.model.WebhookRequest;
+import com.healthpartner.client.model.WebhookWithSecret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -295,6 +306,54 @@ class GeneratedClientJourneyTest extends IntegrationTest {
 		assertThat(after.getData()).extracting(Change::getKind).containsExactly(Change.KindEnum.USER_ERASED);
 		assertThat(sync.listChanges(100, null).getData()).extracting(Change::getKind)
 			.containsExactly(Change.KindEnum.USER_ERASED);
+	}
+
+	/**
+	 * Webhooks: an endpoint added, changed and listed, a test message received and read
+	 * as the document's message, its delivery in the log, the secret rotated, the
+	 * endpoint deleted.
+	 */
+	@Test
+	void webhooksThroughTheGeneratedClient() throws Exception {
+		IssuedCredentials credentials = onboard();
+		WebhooksApi webhooks = new WebhooksApi(partner(credentials));
+		try (WebhookReceiver receiver = new WebhookReceiver()) {
+			WebhookWithSecret created = webhooks.createWebhook(new WebhookRequest().url(receiver.url())
+				.events(List.of(WebhookEvent.METRICS_CREATED, WebhookEvent.USER_ERASED)));
+			assertThat(created.getSecret()).startsWith("whsec_");
+			assertThat(created.getStatus()).isEqualTo(WebhookWithSecret.StatusEnum.ENABLED);
+			String id = created.getWebhookId().toString();
+			Webhook changed = webhooks.updateWebhook(id, new WebhookPatch().description("nightly sync"));
+			assertThat(changed.getDescription()).isEqualTo("nightly sync");
+			assertThat(changed.getEvents()).containsExactly(WebhookEvent.METRICS_CREATED, WebhookEvent.USER_ERASED);
+			assertThat(webhooks.listWebhooks(10, null).getData()).extracting(Webhook::getWebhookId)
+				.containsExactly(created.getWebhookId());
+			WebhookDelivery test = webhooks.testWebhook(id);
+			WebhookReceiver.Received received = Eventually
+				.eventually(Duration.ofSeconds(10), receiver::received, (got) -> !got.isEmpty())
+				.get(0);
+			WebhookMessage message = new ApiClient().getObjectMapper().readValue(received.body(), WebhookMessage.class);
+			assertThat(message.getType()).isEqualTo(WebhookMessageType.WEBHOOK_TEST);
+			assertThat(message.getCursor()).isNull();
+			WebhookDeliveryPage log = Eventually.eventually(Duration.ofSeconds(10), () -> {
+				try {
+					return webhooks.listWebhookDeliveries(id, 10, null, "succeeded");
+				}
+				catch (ApiException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}, (page) -> !page.getData().isEmpty());
+			assertThat(log.getData()).singleElement().satisfies((delivery) -> {
+				assertThat(delivery.getDeliveryId()).isEqualTo(test.getDeliveryId());
+				assertThat(delivery.getWebhookMessageId()).isEqualTo(received.header("webhook-id"));
+				assertThat(delivery.getLastStatusCode()).isEqualTo(204);
+			});
+			WebhookWithSecret rotated = webhooks.rotateWebhookSecret(id);
+			assertThat(rotated.getSecret()).isNotEqualTo(created.getSecret());
+			assertThat(rotated.getPreviousSecretExpiresAt()).isNotNull();
+			webhooks.deleteWebhook(id);
+			assertThat(webhooks.listWebhooks(10, null).getData()).isEmpty();
+		}
 	}
 
 	private IssuedCredentials onboard() throws ApiException {

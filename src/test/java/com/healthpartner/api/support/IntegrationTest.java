@@ -23,7 +23,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 		properties = { "app.dev.embedded-database=false", "app.admin-token=" + IntegrationTest.ADMIN_TOKEN,
 				"app.secret-encryption-key=" + IntegrationTest.ENCRYPTION_KEY, "app.plans=" + IntegrationTest.PLANS,
 				"app.anonymous-limit-per-minute=" + IntegrationTest.PER_IP_LIMIT,
-				"app.registration-limit-per-hour=" + IntegrationTest.PER_IP_LIMIT })
+				"app.registration-limit-per-hour=" + IntegrationTest.PER_IP_LIMIT, "app.webhooks.allow-http=true",
+				"app.webhooks.allowed-hosts=127.0.0.1" })
 public abstract class IntegrationTest {
 
 	public static final String ADMIN_TOKEN = "test-admin-token-0123456789";

@@ -1,4 +1,4 @@
-package com.healthpartner.api.changes;
+package com.healthpartner.api.support;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +10,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A partner following the change feed in a test. */
-final class Feed {
+public final class Feed {
 
-	static final String PATH = "/api/v1/health/changes";
+	public static final String PATH = "/api/v1/health/changes";
 
 	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
 	};
@@ -23,14 +23,14 @@ final class Feed {
 
 	private String cursor;
 
-	Feed(WebTestClient client, String apiKey) {
+	public Feed(WebTestClient client, String apiKey) {
 		this.client = client;
 		this.apiKey = apiKey;
 	}
 
 	/** One page after the stored cursor; the cursor moves on. */
 	@SuppressWarnings("unchecked")
-	Map<String, Object> next(int limit) {
+	public Map<String, Object> next(int limit) {
 		Map<String, Object> page = this.client.get()
 			.uri((this.cursor != null) ? PATH + "?limit={l}&cursor={c}" : PATH + "?limit={l}", limit, this.cursor)
 			.header("x-api-key", this.apiKey)
@@ -48,7 +48,7 @@ final class Feed {
 
 	/** Every change available now, page by page. */
 	@SuppressWarnings("unchecked")
-	List<Map<String, Object>> drain(int limit) {
+	public List<Map<String, Object>> drain(int limit) {
 		List<Map<String, Object>> changes = new ArrayList<>();
 		Map<String, Object> page;
 		do {
@@ -59,7 +59,7 @@ final class Feed {
 		return changes;
 	}
 
-	String cursor() {
+	public String cursor() {
 		return this.cursor;
 	}
 

@@ -1,0 +1,442 @@
+package com.healthpartner.api.webhook;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import io.r2dbc.spi.Readable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.system.Bindings;
+
+/**
+ * The endpoints and their deliveries (V37). Deliveries are made from the change feed by
+ * {@link #dispatch}, claimed by an instance with a lease by {@link #claim}, and their
+ * attempts' outcomes recorded by {@link #succeeded}, {@link #failed} and {@link #gone}
+ * (docs/design.md, Webhooks).
+ */
+class WebhookRepository {
+
+	/**
+	 * A delivery may be sent: open, due, not leased, its endpoint enabled, no earlier
+	 * open delivery of its user to the endpoint, and its change not hidden by a pending
+	 * erasure of its user.
+	 */
+	private static final String SENDABLE = """
+			d.status in ('pending', 'failing') and d.next_attempt_at <= :now
+			and (d.leased_until is null or d.leased_until < :now)
+			and w.status = 'enabled' and p.status = 'active'
+			and (d.change_seq is null or d.change_seq > 0 or (w.after_txid, w.after_seq) >= (d.change_txid, 0))
+			and (d.user_id is null or not exists (
+			    select 1 from webhook_deliveries e
+			    where e.webhook_id = d.webhook_id and e.user_id = d.user_id and e.status in ('pending', 'failing')
+			      and (e.change_txid, e.change_seq) < (d.change_txid, d.change_seq)))
+			and (d.user_id is null or d.event_type = 'user.erased' or not exists (
+			    select 1 from user_erasures x
+			    where x.partner_id = d.partner_id and x.user_id = d.user_id and x.status = 'pending'
+			      and d.change_txid < x.cutoff))
+			""";
+
+	private final DatabaseClient db;
+
+	private final TransactionalOperator transaction;
+
+	private final List<String> allEvents;
+
+	private final String dispatch;
+
+	WebhookRepository(DatabaseClient db, TransactionalOperator transaction, WebhookEvents events) {
+		this.db = db;
+		this.transaction = transaction;
+		this.allEvents = events.all();
+		String anyRead = events.readScopes()
+			.stream()
+			.map((scope) -> "'" + scope.value() + "'")
+			.collect(java.util.stream.Collectors.joining(", ", "array[", "]"));
+		this.dispatch = """
+				with h as materialized (
+				    select pg_snapshot_xmin(pg_current_snapshot()) as horizon
+				), ep as materialized (
+				    select w.id, w.partner_id, w.after_txid, w.after_seq, w.events, p.scopes
+				    from webhooks w join partners p on p.id = w.partner_id
+				    where w.status = 'enabled' and (w.after_txid < (select horizon from h))
+				    order by w.id limit :webhooks
+				    for update of w skip locked
+				), c as materialized (
+				    select w.id as webhook_id, w.partner_id, w.events, w.scopes, c.txid, c.seq, c.kind, c.resource,
+				           c.user_id, c.item, c.changed_at,
+				           case when c.kind = 'user_erased' then 'user.erased' else c.resource || '.' || c.kind end as type
+				    from ep w cross join lateral (
+				        select c.txid, c.seq, c.kind, c.resource, c.user_id, c.item, c.changed_at
+				        from changes c
+				        where c.partner_id = w.partner_id and (c.txid, c.seq) > (w.after_txid, w.after_seq)
+				          and c.txid < (select horizon from h)
+				        order by c.txid, c.seq limit :changes) c
+				), made as (
+				    insert into webhook_deliveries (id, webhook_id, partner_id, message_id, event_type, change_txid,
+				                                    change_seq, user_id, data, occurred_at, status, next_attempt_at,
+				                                    created_at)
+				    select gen_random_uuid(), c.webhook_id, c.partner_id, 'msg_' || c.txid::text || '_' || c.seq, c.type,
+				           c.txid, c.seq, c.user_id, '{"change_id":"' || c.txid::text || '.' || c.seq || '",' || c.item,
+				           c.changed_at, 'pending', :now, :now
+				    from c
+				    where (c.events is null or c.type = any(c.events))
+				      and (c.kind = 'user_erased' and c.scopes && %s or (c.resource || ':read') = any(c.scopes))
+				      and (c.kind = 'user_erased' or not exists (
+				          select 1 from user_erasures x
+				          where x.partner_id = c.partner_id and x.user_id = c.user_id and x.status = 'pending'
+				            and c.txid < x.cutoff))
+				    order by c.txid, c.seq
+				    returning 1
+				), moved as (
+				    update webhooks w set after_txid = greatest(w.after_txid, coalesce(m.txid, (select horizon from h))),
+				                          after_seq = case when m.txid is null then 0 else m.seq end
+				    from (select ep.id, l.txid, l.seq from ep left join lateral (
+				              select c.txid, c.seq from c where c.webhook_id = ep.id order by c.txid desc, c.seq desc limit 1) l
+				              on true) m
+				    where w.id = m.id
+				    returning 1
+				)
+				select (select count(*) from made) as made, (select count(*) from c) as read
+				"""
+			.formatted(anyRead);
+	}
+
+	/**
+	 * Adds an endpoint unless the partner has {@code max} already (empty then). It starts
+	 * at the feed's horizon: changes committed from now on.
+	 */
+	Mono<WebhookRow> create(UUID id, UUID partnerId, String url, String[] events, String description, byte[] secret,
+			Instant now, int max) {
+		return this.db.sql("select pg_advisory_xact_lock(hashtextextended(cast(:partnerId as text), 13))")
+			.bind("partnerId", partnerId)
+			.then()
+			.then(Mono.defer(() -> {
+				DatabaseClient.GenericExecuteSpec spec = this.db
+					.sql("""
+							insert into webhooks (id, partner_id, url, events, description, status, secret, after_txid, after_seq,
+							                      created_at, updated_at)
+							select :id, :partnerId, :url, :events, :description, 'enabled', :secret,
+							       pg_snapshot_xmin(pg_current_snapshot()), 0, :now, :now
+							where (select count(*) from webhooks where partner_id = :partnerId) < :max
+							returning %s
+							"""
+						.formatted(WebhookRow.COLUMNS))
+					.bind("id", id)
+					.bind("partnerId", partnerId)
+					.bind("url", url)
+					.bind("secret", secret)
+					.bind("now", now)
+					.bind("max", (long) max);
+				spec = Bindings.nullable(spec, "events", events, String[].class);
+				return Bindings.nullable(spec, "description", description, String.class).map(this::row).one();
+			}))
+			.as(this.transaction::transactional);
+	}
+
+	Flux<WebhookRow> list(UUID partnerId, Cursors.Position after, int limit) {
+		String position = (after != null) ? " and (created_at, id) > (:afterAt, :afterId)" : "";
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				select %s from webhooks where partner_id = :partnerId%s order by created_at, id limit :limit
+				""".formatted(WebhookRow.COLUMNS, position)).bind("partnerId", partnerId).bind("limit", limit);
+		if (after != null) {
+			spec = spec.bind("afterAt", after.at()).bind("afterId", after.id());
+		}
+		return spec.map(this::row).all();
+	}
+
+	Mono<WebhookRow> find(UUID partnerId, UUID id) {
+		return this.db
+			.sql("select %s from webhooks where id = :id and partner_id = :partnerId".formatted(WebhookRow.COLUMNS))
+			.bind("id", id)
+			.bind("partnerId", partnerId)
+			.map(this::row)
+			.one();
+	}
+
+	/**
+	 * Changes what {@code change} holds: each field set in it (the others stay). Enabling
+	 * resumes where delivery stopped: what failed is due at once.
+	 */
+	Mono<WebhookRow> update(UUID partnerId, UUID id, Change change, Instant now) {
+		StringBuilder set = new StringBuilder("updated_at = :now");
+		if (change.url() != null) {
+			set.append(", url = :url");
+		}
+		if (change.eventsSet()) {
+			set.append(", events = :events");
+		}
+		if (change.descriptionSet()) {
+			set.append(", description = :description");
+		}
+		if ("enabled".equals(change.status())) {
+			set.append(", status = 'enabled', disabled_reason = null, failing_since = null");
+		}
+		else if ("disabled".equals(change.status())) {
+			set.append(", status = 'disabled', disabled_reason = case when status = 'disabled' "
+					+ "then disabled_reason else 'Disabled by the partner' end");
+		}
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				with changed as (
+				    update webhooks set %s where id = :id and partner_id = :partnerId returning *
+				), resumed as (
+				    update webhook_deliveries d set next_attempt_at = :now
+				    from changed c
+				    where %s and d.webhook_id = c.id and d.status in ('pending', 'failing') and d.next_attempt_at > :now
+				)
+				select %s from changed
+				""".formatted(set, "enabled".equals(change.status()), WebhookRow.COLUMNS))
+			.bind("id", id)
+			.bind("partnerId", partnerId)
+			.bind("now", now);
+		if (change.url() != null) {
+			spec = spec.bind("url", change.url());
+		}
+		if (change.eventsSet()) {
+			spec = Bindings.nullable(spec, "events", change.events(), String[].class);
+		}
+		if (change.descriptionSet()) {
+			spec = Bindings.nullable(spec, "description", change.description(), String.class);
+		}
+		return spec.map(this::row).one();
+	}
+
+	/** Deletes the endpoint and its deliveries; whether it was there. */
+	Mono<Boolean> delete(UUID partnerId, UUID id) {
+		return this.db.sql("delete from webhooks where id = :id and partner_id = :partnerId")
+			.bind("id", id)
+			.bind("partnerId", partnerId)
+			.fetch()
+			.rowsUpdated()
+			.map((deleted) -> deleted > 0);
+	}
+
+	/** A new secret; the current one signs beside it until {@code until}. */
+	Mono<WebhookRow> rotate(UUID partnerId, UUID id, byte[] secret, Instant now, Instant until) {
+		return this.db
+			.sql("""
+					update webhooks set previous_secret = secret, previous_until = :until, secret = :secret, updated_at = :now
+					where id = :id and partner_id = :partnerId
+					returning %s
+					"""
+				.formatted(WebhookRow.COLUMNS))
+			.bind("id", id)
+			.bind("partnerId", partnerId)
+			.bind("secret", secret)
+			.bind("now", now)
+			.bind("until", until)
+			.map(this::row)
+			.one();
+	}
+
+	/** The endpoint's deliveries, newest first, of one status or all. */
+	Flux<DeliveryRow> deliveries(UUID webhookId, String status, Cursors.Position after, int limit) {
+		String where = ((status != null) ? " and status = :status" : "")
+				+ ((after != null) ? " and (created_at, id) < (:afterAt, :afterId)" : "");
+		DatabaseClient.GenericExecuteSpec spec = this.db.sql("""
+				select %s from webhook_deliveries where webhook_id = :webhookId%s
+				order by created_at desc, id desc limit :limit
+				""".formatted(DeliveryRow.COLUMNS, where)).bind("webhookId", webhookId).bind("limit", limit);
+		if (status != null) {
+			spec = spec.bind("status", status);
+		}
+		if (after != null) {
+			spec = spec.bind("afterAt", after.at()).bind("afterId", after.id());
+		}
+		return spec.map(DeliveryRow::of).all();
+	}
+
+	/**
+	 * Makes a delivery due now, with a new span of retries; in its user's order, it waits
+	 * for the user's earlier open deliveries.
+	 */
+	Mono<DeliveryRow> redeliver(UUID webhookId, UUID deliveryId, Instant now) {
+		return this.db.sql("""
+				update webhook_deliveries set status = case when status = 'failing' then 'failing' else 'pending' end,
+				    next_attempt_at = :now, first_attempt_at = null, leased_until = null
+				where id = :id and webhook_id = :webhookId
+				returning %s
+				""".formatted(DeliveryRow.COLUMNS))
+			.bind("id", deliveryId)
+			.bind("webhookId", webhookId)
+			.bind("now", now)
+			.map(DeliveryRow::of)
+			.one();
+	}
+
+	/** A {@code webhook.test} message to the endpoint, due now. */
+	Mono<DeliveryRow> test(WebhookRow webhook, String data, Instant now) {
+		return this.db.sql("""
+				insert into webhook_deliveries (id, webhook_id, partner_id, message_id, event_type, data, occurred_at,
+				                                status, next_attempt_at, created_at)
+				values (gen_random_uuid(), :webhookId, :partnerId, 'msg_' || replace(gen_random_uuid()::text, '-', ''),
+				        :type, :data, :now, 'pending', :now, :now)
+				returning %s
+				""".formatted(DeliveryRow.COLUMNS))
+			.bind("webhookId", webhook.id())
+			.bind("partnerId", webhook.partnerId())
+			.bind("type", WebhookEvents.TEST)
+			.bind("data", data)
+			.bind("now", now)
+			.map(DeliveryRow::of)
+			.one();
+	}
+
+	/**
+	 * Turns up to {@code changes} new changes of the feed of each of up to
+	 * {@code webhooks} enabled endpoints (that no other instance is turning) into
+	 * deliveries, and moves each endpoint's position past them, in one statement: a
+	 * change becomes a delivery exactly once. Only changes below the horizon are read (as
+	 * the feed reads them), so none can appear behind the position later. How many
+	 * changes were read.
+	 */
+	Mono<Long> dispatch(int webhooks, int changes, Instant now) {
+		return this.db.sql(this.dispatch)
+			.bind("webhooks", webhooks)
+			.bind("changes", changes)
+			.bind("now", now)
+			.map((row) -> row.get("read", Long.class))
+			.one();
+	}
+
+	/**
+	 * Leases up to {@code limit} deliveries that may be sent until {@code leasedUntil}
+	 * (no other instance sends them meanwhile), with what sending them needs.
+	 */
+	Flux<Claimed> claim(int limit, Instant now, Instant leasedUntil) {
+		return this.db
+			.sql("""
+					with due as (
+					    select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+					    join partners p on p.id = w.partner_id
+					    where %s
+					    order by d.next_attempt_at limit :limit
+					    for update of d skip locked
+					)
+					update webhook_deliveries d set leased_until = :leasedUntil
+					from due, webhooks w, partners p
+					where d.id = due.id and w.id = d.webhook_id and p.id = w.partner_id
+					returning d.id, d.webhook_id, d.message_id, d.event_type,
+					         case when d.change_seq > 0 then d.change_txid::text::bigint end as txid, d.change_seq,
+					          d.data, d.occurred_at, d.attempts, d.first_attempt_at, w.url, w.secret, w.previous_secret, w.previous_until,
+					          p.id as partner_id, p.scopes
+					"""
+				.formatted(SENDABLE))
+			.bind("limit", limit)
+			.bind("now", now)
+			.bind("leasedUntil", leasedUntil)
+			.map((row) -> new Claimed(row.get("id", UUID.class), row.get("webhook_id", UUID.class),
+					row.get("partner_id", UUID.class), row.get("message_id", String.class),
+					row.get("event_type", String.class), row.get("txid", Long.class), row.get("change_seq", Long.class),
+					row.get("data", String.class), row.get("occurred_at", Instant.class),
+					row.get("attempts", Integer.class), row.get("first_attempt_at", Instant.class),
+					row.get("url", String.class), row.get("secret", byte[].class),
+					row.get("previous_secret", byte[].class), row.get("previous_until", Instant.class),
+					row.get("scopes", String[].class), leasedUntil))
+			.all();
+	}
+
+	/**
+	 * The attempt succeeded: the delivery is done, and its endpoint no longer failing.
+	 */
+	Mono<Void> succeeded(Claimed delivery, Instant at, int statusCode) {
+		return this.db
+			.sql("""
+					with done as (
+					    update webhook_deliveries set status = 'succeeded', attempts = attempts + 1,
+					        first_attempt_at = coalesce(first_attempt_at, :at), last_attempt_at = :at,
+					        last_status_code = :code, last_error = null, next_attempt_at = null, leased_until = null
+					    where id = :id and leased_until = :lease
+					    returning webhook_id
+					)
+					update webhooks w set failing_since = null from done where w.id = done.webhook_id and w.failing_since is not null
+					""")
+			.bind("id", delivery.id())
+			.bind("lease", delivery.leasedUntil())
+			.bind("at", at)
+			.bind("code", statusCode)
+			.then();
+	}
+
+	/**
+	 * The attempt failed ({@code statusCode} null when no answer came): tried again at
+	 * {@code retryAt}, or given up when that is null. An endpoint whose attempts have all
+	 * failed since {@code disableBefore} or earlier is disabled.
+	 */
+	Mono<Void> failed(Claimed delivery, Instant at, Integer statusCode, String error, Instant retryAt,
+			Instant disableBefore) {
+		DatabaseClient.GenericExecuteSpec spec = this.db
+			.sql("""
+					with done as (
+					    update webhook_deliveries set status = case when cast(:retryAt as timestamptz) is null then 'given_up' else 'failing' end,
+					        attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, :at), last_attempt_at = :at,
+					        last_status_code = :code, last_error = :error, next_attempt_at = :retryAt, leased_until = null
+					    where id = :id and leased_until = :lease
+					    returning webhook_id
+					)
+					update webhooks w set failing_since = coalesce(w.failing_since, :at),
+					    status = case when coalesce(w.failing_since, :at) <= :disableBefore then 'disabled' else w.status end,
+					    disabled_reason = case when w.status = 'enabled' and coalesce(w.failing_since, :at) <= :disableBefore
+					        then 'Every attempt failed from ' || api_time(w.failing_since) || ' to ' || api_time(:at)
+					        else w.disabled_reason end,
+					    updated_at = case when w.status = 'enabled' and coalesce(w.failing_since, :at) <= :disableBefore
+					        then :at else w.updated_at end
+					from done where w.id = done.webhook_id
+					""")
+			.bind("id", delivery.id())
+			.bind("lease", delivery.leasedUntil())
+			.bind("at", at)
+			.bind("error", error)
+			.bind("disableBefore", disableBefore);
+		spec = Bindings.nullable(spec, "code", statusCode, Integer.class);
+		return Bindings.nullable(spec, "retryAt", retryAt, Instant.class).then();
+	}
+
+	/**
+	 * The endpoint answered {@code 410 Gone}: it is disabled at once, and the delivery
+	 * waits, due, for it to be enabled again.
+	 */
+	Mono<Void> gone(Claimed delivery, Instant at) {
+		return this.db
+			.sql("""
+					with done as (
+					    update webhook_deliveries set status = 'failing', attempts = attempts + 1,
+					        first_attempt_at = coalesce(first_attempt_at, :at), last_attempt_at = :at, last_status_code = 410,
+					        last_error = '410 Gone: the endpoint was disabled', next_attempt_at = :at, leased_until = null
+					    where id = :id and leased_until = :lease
+					    returning webhook_id
+					)
+					update webhooks w set status = 'disabled', updated_at = :at,
+					    disabled_reason = 'The endpoint answered 410 Gone at ' || api_time(:at)
+					from done where w.id = done.webhook_id and w.status = 'enabled'
+					""")
+			.bind("id", delivery.id())
+			.bind("lease", delivery.leasedUntil())
+			.bind("at", at)
+			.then();
+	}
+
+	private WebhookRow row(Readable row) {
+		return WebhookRow.of(row, this.allEvents);
+	}
+
+	/**
+	 * What a {@code PATCH} sets: {@code url} and {@code status} when not null, the others
+	 * when their {@code *Set} flag is (null: every event, no description).
+	 */
+	record Change(String url, boolean eventsSet, String[] events, boolean descriptionSet, String description,
+			String status) {
+	}
+
+	/** A leased delivery and what sending it needs. */
+	record Claimed(UUID id, UUID webhookId, UUID partnerId, String messageId, String eventType, Long txid, Long seq,
+			String data, Instant occurredAt, int attempts, Instant firstAttemptAt, String url, byte[] secret,
+			byte[] previousSecret, Instant previousUntil, String[] scopes, Instant leasedUntil) {
+	}
+
+}

@@ -1,0 +1,241 @@
+package com.healthpartner.api.webhook;
+
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.timeout.ReadTimeoutException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import com.healthpartner.api.access.Scope;
+import com.healthpartner.api.changes.FeedCursors;
+import com.healthpartner.api.credential.SecretCipher;
+import com.healthpartner.api.json.Timestamps;
+import com.healthpartner.api.listing.Cursors;
+import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.system.PeriodicSweep;
+import com.healthpartner.api.text.JsonText;
+
+/**
+ * Sends due deliveries: each sweep leases as many as this instance has room for
+ * ({@code APP_WEBHOOKS_CONCURRENCY} in flight), and each attempt records its outcome and
+ * wakes the next sweep, so that a user's next message goes as soon as the previous one is
+ * answered. An attempt resolves the URL and checks its addresses again, connects to a
+ * checked one, sends the message signed with the endpoint's secret (and the previous one
+ * during a rotation), follows no redirect, reads at most
+ * {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives up after
+ * {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing of a
+ * request the service answers reaches an endpoint.
+ */
+final class WebhookSender extends PeriodicSweep {
+
+	private static final Log log = LogFactory.getLog(WebhookSender.class);
+
+	/** The pause after the nth failed attempt (the last repeats), before jitter. */
+	private static final List<Duration> BACK_OFF = List.of(Duration.ofSeconds(5), Duration.ofSeconds(30),
+			Duration.ofMinutes(2), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1),
+			Duration.ofHours(2));
+
+	private final WebhookRepository webhooks;
+
+	private final WebhookUrls urls;
+
+	private final SecretCipher cipher;
+
+	private final Cursors cursors;
+
+	private final List<RecordKind> kinds;
+
+	private final WebhookProperties properties;
+
+	private final Clock clock;
+
+	private final HttpClient client;
+
+	private final ConnectionProvider connections;
+
+	private final AtomicInteger inFlight = new AtomicInteger();
+
+	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
+			List<RecordKind> kinds, WebhookProperties properties, Clock clock) {
+		super(properties.pollInterval(), "send webhooks");
+		this.webhooks = webhooks;
+		this.urls = urls;
+		this.cipher = cipher;
+		this.cursors = cursors;
+		this.kinds = kinds;
+		this.properties = properties;
+		this.clock = clock;
+		this.connections = ConnectionProvider.builder("webhooks")
+			.maxConnections(properties.concurrency())
+			.pendingAcquireMaxCount(-1)
+			.pendingAcquireTimeout(properties.timeout())
+			.maxIdleTime(Duration.ofSeconds(20))
+			.build();
+		this.client = HttpClient.create(this.connections)
+			.followRedirect(false)
+			.compress(false)
+			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.timeout().toMillis())
+			.responseTimeout(properties.timeout());
+	}
+
+	@Override
+	public Mono<?> sweep() {
+		int room = this.properties.concurrency() - this.inFlight.get();
+		if (room <= 0) {
+			return Mono.empty();
+		}
+		Instant now = this.clock.instant();
+		// an attempt takes at most the timeout, and recording its outcome at most a
+		// statement's time limit (5 s): the lease outlasts both; it is compared as
+		// PostgreSQL stores it
+		Instant lease = now.plus(this.properties.timeout().multipliedBy(2))
+			.plusSeconds(10)
+			.truncatedTo(ChronoUnit.MICROS);
+		return this.webhooks.claim(Math.min(room, 500), now, lease).doOnNext((delivery) -> {
+			this.inFlight.incrementAndGet();
+			attempt(delivery).doFinally((signal) -> {
+				this.inFlight.decrementAndGet();
+				wake();
+			}).subscribe(null, (failure) -> log.debug("Delivery " + delivery.id() + " not recorded: " + failure));
+		}).then();
+	}
+
+	@Override
+	public void stop() {
+		super.stop();
+		this.connections.disposeLater().subscribe();
+	}
+
+	/** Attempts in flight on this instance. */
+	int inFlight() {
+		return this.inFlight.get();
+	}
+
+	private Mono<Void> attempt(WebhookRepository.Claimed delivery) {
+		Instant at = this.clock.instant();
+		String body = body(delivery);
+		long timestamp = at.getEpochSecond();
+		String signature = signature(delivery, at, timestamp, body);
+		return Mono.defer(() -> this.urls.resolve(this.urls.parse(delivery.url())))
+			.flatMap((target) -> send(target, delivery, body, timestamp, signature))
+			.timeout(this.properties.timeout())
+			.flatMap((status) -> outcome(delivery, at, status, null))
+			.onErrorResume((failure) -> outcome(delivery, at, null, describe(failure)));
+	}
+
+	private Mono<Integer> send(WebhookUrls.Target target, WebhookRepository.Claimed delivery, String body,
+			long timestamp, String signature) {
+		long limit = this.properties.maxResponseBytes().toBytes();
+		HttpClient client = this.client.remoteAddress(target::address);
+		if (target.secure()) {
+			client = client.secure();
+		}
+		return client
+			.headers((headers) -> headers.set(HttpHeaderNames.HOST, target.hostHeader())
+				.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+				.set(HttpHeaderNames.USER_AGENT, "HealthPartnerAPI-Webhooks/1")
+				.set("webhook-id", delivery.messageId())
+				.set("webhook-timestamp", Long.toString(timestamp))
+				.set("webhook-signature", signature))
+			.post()
+			.uri(target.pathAndQuery())
+			.send(ByteBufFlux.fromString(Mono.just(body), StandardCharsets.UTF_8,
+					io.netty.buffer.ByteBufAllocator.DEFAULT))
+			.response((response, content) -> {
+				AtomicLong read = new AtomicLong();
+				// what the endpoint answers is read up to the limit, then the connection
+				// is let go
+				return content.takeUntil((chunk) -> read.addAndGet(chunk.readableBytes()) >= limit)
+					.then(Mono.just(response.status().code()));
+			})
+			.next();
+	}
+
+	private Mono<Void> outcome(WebhookRepository.Claimed delivery, Instant at, Integer status, String error) {
+		if (status != null && status >= 200 && status < 300) {
+			return this.webhooks.succeeded(delivery, at, status);
+		}
+		if (status != null && status == 410) {
+			return this.webhooks.gone(delivery, at);
+		}
+		String reason = (error != null) ? error : (status >= 300 && status < 400)
+				? "answered " + status + "; redirects are not followed" : "answered " + status;
+		Instant first = (delivery.firstAttemptAt() != null) ? delivery.firstAttemptAt() : at;
+		Instant retryAt = at.plus(backOff(delivery.attempts()));
+		if (retryAt.isAfter(first.plus(this.properties.retryFor()))) {
+			retryAt = null;
+		}
+		return this.webhooks.failed(delivery, at, status, reason, retryAt, at.minus(this.properties.retryFor()));
+	}
+
+	/**
+	 * The pause after the ({@code attemptsBefore} + 1)th attempt failed: ±20 % jitter.
+	 */
+	static Duration backOff(int attemptsBefore) {
+		Duration base = BACK_OFF.get(Math.min(attemptsBefore, BACK_OFF.size() - 1));
+		double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
+		return Duration.ofMillis((long) (base.toMillis() * jitter));
+	}
+
+	private static String describe(Throwable failure) {
+		if (failure instanceof WebhookUrls.Refused refused) {
+			return "Not sent: the URL " + refused.getMessage();
+		}
+		if (failure instanceof TimeoutException || failure instanceof ReadTimeoutException
+				|| failure.getCause() instanceof ReadTimeoutException) {
+			return "No answer in time";
+		}
+		if (failure instanceof ConnectException || failure.getCause() instanceof ConnectException) {
+			return "Could not connect: " + failure.getMessage();
+		}
+		return "Failed: " + failure.getClass().getSimpleName()
+				+ ((failure.getMessage() != null) ? ": " + failure.getMessage() : "");
+	}
+
+	/**
+	 * The message: its type, when its change was made, the data, and for a change of the
+	 * feed a cursor right after it (null for other events), the same on every attempt.
+	 */
+	private String body(WebhookRepository.Claimed delivery) {
+		StringBuilder out = new StringBuilder(delivery.data().length() + 160);
+		out.append("{\"type\":\"").append(delivery.eventType()).append("\",\"timestamp\":\"");
+		Timestamps.append(out, delivery.occurredAt()).append("\",\"data\":").append(delivery.data());
+		out.append(",\"cursor\":");
+		if (delivery.txid() != null) {
+			String scope = FeedCursors.scope(delivery.partnerId(), Scope.parse(delivery.scopes()), this.kinds);
+			JsonText.quote(out, this.cursors.encode(scope, delivery.txid(), delivery.seq()));
+		}
+		else {
+			out.append("null");
+		}
+		return out.append('}').toString();
+	}
+
+	private String signature(WebhookRepository.Claimed delivery, Instant at, long timestamp, String body) {
+		String signature = WebhookSecrets.sign(this.cipher.decrypt(delivery.secret()), delivery.messageId(), timestamp,
+				body);
+		if (delivery.previousSecret() != null && delivery.previousUntil() != null
+				&& delivery.previousUntil().isAfter(at)) {
+			signature = signature + " " + WebhookSecrets.sign(this.cipher.decrypt(delivery.previousSecret()),
+					delivery.messageId(), timestamp, body);
+		}
+		return signature;
+	}
+
+}
