@@ -17,13 +17,17 @@ import org.springframework.util.unit.DataSize;
  * ({@code APP_WEBHOOKS_MAX_RESPONSE_BYTES}, 64KB), how many endpoints a partner may have
  * ({@code APP_WEBHOOKS_MAX_PER_PARTNER}, 5), how many attempts an instance has in flight
  * ({@code APP_WEBHOOKS_CONCURRENCY}, 256) and how often it looks for new changes and due
- * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms).
+ * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while the service answers
+ * requests, the share of the time an instance turns changes into deliveries
+ * ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users' messages it sends at once
+ * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8).
  */
 @ConfigurationProperties("app.webhooks")
 public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @DefaultValue List<String> allowedHosts,
 		@DefaultValue("24h") Duration retryFor, @DefaultValue("10s") Duration timeout,
 		@DefaultValue("64KB") DataSize maxResponseBytes, @DefaultValue("5") int maxPerPartner,
-		@DefaultValue("256") int concurrency, @DefaultValue("100ms") Duration pollInterval) {
+		@DefaultValue("256") int concurrency, @DefaultValue("100ms") Duration pollInterval,
+		@DefaultValue("0.1") double busyShare, @DefaultValue("8") int busyConcurrency) {
 
 	public WebhookProperties {
 		allowedHosts = allowedHosts.stream().map(String::trim).filter((host) -> !host.isEmpty()).toList();
@@ -44,6 +48,13 @@ public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @Defau
 		}
 		if (pollInterval.toMillis() < 10) {
 			throw new IllegalArgumentException("APP_WEBHOOKS_POLL_INTERVAL must be at least 10ms");
+		}
+		if (!(busyShare > 0 && busyShare <= 1)) {
+			throw new IllegalArgumentException("APP_WEBHOOKS_BUSY_SHARE must be above 0 and at most 1");
+		}
+		if (busyConcurrency < 1 || busyConcurrency > concurrency) {
+			throw new IllegalArgumentException(
+					"APP_WEBHOOKS_BUSY_CONCURRENCY must be between 1 and APP_WEBHOOKS_CONCURRENCY");
 		}
 	}
 

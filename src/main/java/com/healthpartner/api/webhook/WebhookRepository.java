@@ -22,26 +22,6 @@ import com.healthpartner.api.system.Bindings;
  */
 class WebhookRepository {
 
-	/**
-	 * A delivery may be sent: open, due, not leased, its endpoint enabled, no earlier
-	 * open delivery of its user to the endpoint, and its change not hidden by a pending
-	 * erasure of its user.
-	 */
-	private static final String SENDABLE = """
-			d.status in ('pending', 'failing') and d.next_attempt_at <= :now
-			and (d.leased_until is null or d.leased_until < :now)
-			and w.status = 'enabled' and p.status = 'active'
-			and (d.change_seq is null or d.change_seq > 0 or (w.after_txid, w.after_seq) >= (d.change_txid, 0))
-			and (d.user_id is null or not exists (
-			    select 1 from webhook_deliveries e
-			    where e.webhook_id = d.webhook_id and e.user_id = d.user_id and e.status in ('pending', 'failing')
-			      and (e.change_txid, e.change_seq) < (d.change_txid, d.change_seq)))
-			and (d.user_id is null or d.event_type = 'user.erased' or not exists (
-			    select 1 from user_erasures x
-			    where x.partner_id = d.partner_id and x.user_id = d.user_id and x.status = 'pending'
-			      and d.change_txid < x.cutoff))
-			""";
-
 	private final DatabaseClient db;
 
 	private final TransactionalOperator transaction;
@@ -305,61 +285,121 @@ class WebhookRepository {
 	}
 
 	/**
-	 * Leases up to {@code limit} deliveries that may be sent until {@code leasedUntil}
-	 * (no other instance sends them meanwhile), with what sending them needs.
+	 * Leases deliveries that may be sent until {@code leasedUntil}: for each of the users
+	 * with open deliveries to an enabled endpoint (found by skipping through the index,
+	 * one probe a user), the run of up to {@code run} of them in the user's order that
+	 * may go now (the first not due, leased, waiting for the feed or hidden by a pending
+	 * erasure ends the run), up to {@code limit} in all; and up to {@code limit} due
+	 * deliveries without a user. Claims of all instances take turns (a transaction lock;
+	 * an instance that finds it taken claims nothing this time), so the statement sees
+	 * every lease committed before it: no delivery is leased twice, and a user's run is
+	 * always the start of its open deliveries.
 	 */
-	Flux<Claimed> claim(int limit, Instant now, Instant leasedUntil) {
+	Flux<Claimed> claim(int limit, int run, Instant now, Instant leasedUntil) {
+		return this.db.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine")
+			.map((row) -> Boolean.TRUE.equals(row.get("mine", Boolean.class)))
+			.one()
+			.flatMapMany((mine) -> mine ? this.db.sql(CLAIM)
+				.bind("limit", limit)
+				.bind("run", run)
+				.bind("now", now)
+				.bind("leasedUntil", leasedUntil)
+				.map((row) -> new Claimed(row.get("id", UUID.class), row.get("webhook_id", UUID.class),
+						row.get("partner_id", UUID.class), row.get("user_id", String.class),
+						row.get("message_id", String.class), row.get("event_type", String.class),
+						row.get("change_txid", Long.class), row.get("change_seq", Long.class),
+						row.get("data", String.class), row.get("occurred_at", Instant.class),
+						row.get("attempts", Integer.class), row.get("first_attempt_at", Instant.class),
+						row.get("url", String.class), row.get("secret", byte[].class),
+						row.get("previous_secret", byte[].class), row.get("previous_until", Instant.class),
+						row.get("scopes", String[].class), leasedUntil))
+				.all() : Flux.empty())
+			.as(this.transaction::transactional);
+	}
+
+	/** The open deliveries of a user to an endpoint, in the order they go. */
+	private static final String CLAIM = """
+			with recursive ready as materialized (
+			    select w.id from webhooks w join partners p on p.id = w.partner_id
+			    where w.status = 'enabled' and p.status = 'active'
+			), lanes as (
+			    select r.id as webhook_id,
+			           (select min(d.user_id) from webhook_deliveries d
+			            where d.webhook_id = r.id and d.status in ('pending', 'failing') and d.user_id is not null) as user_id
+			    from ready r
+			    union all
+			    select l.webhook_id,
+			           (select min(d.user_id) from webhook_deliveries d
+			            where d.webhook_id = l.webhook_id and d.status in ('pending', 'failing') and d.user_id > l.user_id)
+			    from lanes l where l.user_id is not null
+			), runs as (
+			    select r.id from lanes l cross join lateral (
+			        select o.id, bool_and(o.ok) over (order by o.change_txid, o.change_seq) as ok
+			        from (select d.id, d.change_txid, d.change_seq,
+			                     d.next_attempt_at <= :now and (d.leased_until is null or d.leased_until < :now)
+			                     and (d.change_seq > 0 or (w.after_txid, w.after_seq) >= (d.change_txid, 0))
+			                     and (d.event_type = 'user.erased' or not exists (
+			                         select 1 from user_erasures x
+			                         where x.partner_id = d.partner_id and x.user_id = d.user_id and x.status = 'pending'
+			                           and d.change_txid < x.cutoff)) as ok
+			              from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+			              where d.webhook_id = l.webhook_id and d.user_id = l.user_id and d.status in ('pending', 'failing')
+			              order by d.change_txid, d.change_seq limit :run) o
+			    ) r
+			    where l.user_id is not null and r.ok
+			    limit :limit
+			), loners as (
+			    select d.id from webhook_deliveries d
+			    where d.user_id is null and d.status in ('pending', 'failing') and d.next_attempt_at <= :now
+			      and (d.leased_until is null or d.leased_until < :now) and d.webhook_id in (select id from ready)
+			    order by d.next_attempt_at limit :limit
+			)
+			update webhook_deliveries d set leased_until = :leasedUntil
+			from webhooks w, partners p
+			where d.id in (select id from runs union all select id from loners)
+			  and w.id = d.webhook_id and p.id = w.partner_id
+			returning d.id, d.webhook_id, d.user_id, d.message_id, d.event_type,
+			          d.change_txid::text::bigint as change_txid, d.change_seq, d.data, d.occurred_at, d.attempts, d.first_attempt_at,
+			          w.url, w.secret, w.previous_secret, w.previous_until, p.id as partner_id, p.scopes
+			""";
+
+	/**
+	 * A user's run ended at a failed attempt: the rest of it goes back, unsent, to wait
+	 * behind it.
+	 */
+	Mono<Void> release(List<Claimed> rest) {
+		if (rest.isEmpty()) {
+			return Mono.empty();
+		}
 		return this.db
-			.sql("""
-					with due as (
-					    select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-					    join partners p on p.id = w.partner_id
-					    where %s
-					    order by d.next_attempt_at limit :limit
-					    for update of d skip locked
-					)
-					update webhook_deliveries d set leased_until = :leasedUntil
-					from due, webhooks w, partners p
-					where d.id = due.id and w.id = d.webhook_id and p.id = w.partner_id
-					returning d.id, d.webhook_id, d.message_id, d.event_type,
-					         case when d.change_seq > 0 then d.change_txid::text::bigint end as txid, d.change_seq,
-					          d.data, d.occurred_at, d.attempts, d.first_attempt_at, w.url, w.secret, w.previous_secret, w.previous_until,
-					          p.id as partner_id, p.scopes
-					"""
-				.formatted(SENDABLE))
-			.bind("limit", limit)
-			.bind("now", now)
-			.bind("leasedUntil", leasedUntil)
-			.map((row) -> new Claimed(row.get("id", UUID.class), row.get("webhook_id", UUID.class),
-					row.get("partner_id", UUID.class), row.get("message_id", String.class),
-					row.get("event_type", String.class), row.get("txid", Long.class), row.get("change_seq", Long.class),
-					row.get("data", String.class), row.get("occurred_at", Instant.class),
-					row.get("attempts", Integer.class), row.get("first_attempt_at", Instant.class),
-					row.get("url", String.class), row.get("secret", byte[].class),
-					row.get("previous_secret", byte[].class), row.get("previous_until", Instant.class),
-					row.get("scopes", String[].class), leasedUntil))
-			.all();
+			.sql("update webhook_deliveries set leased_until = null where id = any(:ids) and leased_until = :lease")
+			.bind("ids", rest.stream().map(Claimed::id).toArray(UUID[]::new))
+			.bind("lease", rest.get(0).leasedUntil())
+			.then();
 	}
 
 	/**
-	 * The attempt succeeded: the delivery is done, and its endpoint no longer failing.
+	 * Attempts that succeeded ({@code at} and {@code codes} of each): the deliveries are
+	 * done, and their endpoints no longer failing.
 	 */
-	Mono<Void> succeeded(Claimed delivery, Instant at, int statusCode) {
+	Mono<Void> succeeded(List<Claimed> deliveries, List<Instant> at, List<Integer> codes) {
 		return this.db
 			.sql("""
 					with done as (
-					    update webhook_deliveries set status = 'succeeded', attempts = attempts + 1,
-					        first_attempt_at = coalesce(first_attempt_at, :at), last_attempt_at = :at,
-					        last_status_code = :code, last_error = null, next_attempt_at = null, leased_until = null
-					    where id = :id and leased_until = :lease
-					    returning webhook_id
+					    update webhook_deliveries d set status = 'succeeded', attempts = attempts + 1,
+					        first_attempt_at = coalesce(first_attempt_at, s.at), last_attempt_at = s.at,
+					        last_status_code = s.code, last_error = null, next_attempt_at = null, leased_until = null
+					    from unnest(cast(:ids as uuid[]), cast(:ats as timestamptz[]), cast(:codes as int[])) as s(id, at, code)
+					    where d.id = s.id and d.leased_until = :lease
+					    returning d.webhook_id
 					)
-					update webhooks w set failing_since = null from done where w.id = done.webhook_id and w.failing_since is not null
+					update webhooks w set failing_since = null
+					where w.id in (select webhook_id from done) and w.failing_since is not null
 					""")
-			.bind("id", delivery.id())
-			.bind("lease", delivery.leasedUntil())
-			.bind("at", at)
-			.bind("code", statusCode)
+			.bind("ids", deliveries.stream().map(Claimed::id).toArray(UUID[]::new))
+			.bind("ats", at.toArray(Instant[]::new))
+			.bind("codes", codes.toArray(Integer[]::new))
+			.bind("lease", deliveries.get(0).leasedUntil())
 			.then();
 	}
 
@@ -433,10 +473,14 @@ class WebhookRepository {
 			String status) {
 	}
 
-	/** A leased delivery and what sending it needs. */
-	record Claimed(UUID id, UUID webhookId, UUID partnerId, String messageId, String eventType, Long txid, Long seq,
-			String data, Instant occurredAt, int attempts, Instant firstAttemptAt, String url, byte[] secret,
-			byte[] previousSecret, Instant previousUntil, String[] scopes, Instant leasedUntil) {
+	/**
+	 * A leased delivery and what sending it needs; {@code txid} and {@code seq} its place
+	 * in its user's order (null without a user), a change of the feed when {@code seq} is
+	 * above 0.
+	 */
+	record Claimed(UUID id, UUID webhookId, UUID partnerId, String userId, String messageId, String eventType,
+			Long txid, Long seq, String data, Instant occurredAt, int attempts, Instant firstAttemptAt, String url,
+			byte[] secret, byte[] previousSecret, Instant previousUntil, String[] scopes, Instant leasedUntil) {
 	}
 
 }

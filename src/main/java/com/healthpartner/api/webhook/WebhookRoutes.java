@@ -41,6 +41,7 @@ import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.web.BytesBody;
+import com.healthpartner.api.web.InFlightRequests;
 import com.healthpartner.api.web.Routes;
 
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
@@ -84,14 +85,15 @@ class WebhookRoutes {
 
 	@Bean
 	WebhookSender webhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
-			List<RecordKind> kinds, WebhookProperties properties, Clock clock) {
-		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, properties, clock);
+			List<RecordKind> kinds, WebhookProperties properties, Clock clock, InFlightRequests requests) {
+		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, properties, clock, requests::handling);
 	}
 
 	@Bean
 	WebhookDispatcher webhookDispatcher(WebhookRepository webhooks, WebhookSender sender, WebhookProperties properties,
-			Clock clock) {
-		return new WebhookDispatcher(webhooks, sender, properties.pollInterval(), clock);
+			Clock clock, InFlightRequests requests) {
+		return new WebhookDispatcher(webhooks, sender, properties.pollInterval(), clock, requests::handling,
+				properties.busyShare());
 	}
 
 	@Bean

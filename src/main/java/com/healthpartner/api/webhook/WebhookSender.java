@@ -6,17 +6,24 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.timeout.ReadTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
@@ -32,15 +39,16 @@ import com.healthpartner.api.system.PeriodicSweep;
 import com.healthpartner.api.text.JsonText;
 
 /**
- * Sends due deliveries: each sweep leases as many as this instance has room for
- * ({@code APP_WEBHOOKS_CONCURRENCY} in flight), and each attempt records its outcome and
- * wakes the next sweep, so that a user's next message goes as soon as the previous one is
- * answered. An attempt resolves the URL and checks its addresses again, connects to a
- * checked one, sends the message signed with the endpoint's secret (and the previous one
- * during a rotation), follows no redirect, reads at most
- * {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives up after
- * {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing of a
- * request the service answers reaches an endpoint.
+ * Sends due deliveries: each sweep leases runs of them (a user's messages to an endpoint,
+ * in order, up to 50) for as many runs as this instance has room for
+ * ({@code APP_WEBHOOKS_CONCURRENCY} in flight, {@code APP_WEBHOOKS_BUSY_CONCURRENCY}
+ * while the service answers requests); a run is sent one message after the other until
+ * one fails, its outcomes recorded together, and wakes the next sweep. An attempt
+ * resolves the URL and checks its addresses again, connects to a checked one, sends the
+ * message signed with the endpoint's secret (and the previous one during a rotation),
+ * follows no redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the
+ * answer and gives up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here
+ * are sent: nothing of a request the service answers reaches an endpoint.
  */
 final class WebhookSender extends PeriodicSweep {
 
@@ -65,14 +73,19 @@ final class WebhookSender extends PeriodicSweep {
 
 	private final Clock clock;
 
+	private final IntSupplier requests;
+
 	private final HttpClient client;
 
 	private final ConnectionProvider connections;
 
+	/** The most messages of one user sent one after the other on one claim. */
+	private static final int RUN = 50;
+
 	private final AtomicInteger inFlight = new AtomicInteger();
 
 	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
-			List<RecordKind> kinds, WebhookProperties properties, Clock clock) {
+			List<RecordKind> kinds, WebhookProperties properties, Clock clock, IntSupplier requests) {
 		super(properties.pollInterval(), "send webhooks");
 		this.webhooks = webhooks;
 		this.urls = urls;
@@ -81,6 +94,7 @@ final class WebhookSender extends PeriodicSweep {
 		this.kinds = kinds;
 		this.properties = properties;
 		this.clock = clock;
+		this.requests = requests;
 		this.connections = ConnectionProvider.builder("webhooks")
 			.maxConnections(properties.concurrency())
 			.pendingAcquireMaxCount(-1)
@@ -96,24 +110,80 @@ final class WebhookSender extends PeriodicSweep {
 
 	@Override
 	public Mono<?> sweep() {
-		int room = this.properties.concurrency() - this.inFlight.get();
+		// while the service answers requests, fewer users' messages go at once
+		int room = ((this.requests.getAsInt() > 0) ? this.properties.busyConcurrency() : this.properties.concurrency())
+				- this.inFlight.get();
 		if (room <= 0) {
 			return Mono.empty();
 		}
 		Instant now = this.clock.instant();
-		// an attempt takes at most the timeout, and recording its outcome at most a
-		// statement's time limit (5 s): the lease outlasts both; it is compared as
-		// PostgreSQL stores it
+		// a run starts no attempt after a timeout's time, and an attempt takes at most
+		// the
+		// timeout, and recording the outcomes at most a statement's time limit (5 s): the
+		// lease outlasts them; it is compared as PostgreSQL stores it
 		Instant lease = now.plus(this.properties.timeout().multipliedBy(2))
 			.plusSeconds(10)
 			.truncatedTo(ChronoUnit.MICROS);
-		return this.webhooks.claim(Math.min(room, 500), now, lease).doOnNext((delivery) -> {
-			this.inFlight.incrementAndGet();
-			attempt(delivery).doFinally((signal) -> {
-				this.inFlight.decrementAndGet();
-				wake();
-			}).subscribe(null, (failure) -> log.debug("Delivery " + delivery.id() + " not recorded: " + failure));
-		}).then();
+		return this.webhooks.claim(Math.min(room * 10, 2000), RUN, now, lease).collectList().doOnNext((claimed) -> {
+			for (List<WebhookRepository.Claimed> run : runs(claimed)) {
+				this.inFlight.incrementAndGet();
+				send(run).doFinally((signal) -> {
+					this.inFlight.decrementAndGet();
+					wake();
+				}).subscribe(null, (failure) -> log.debug("Deliveries not recorded: " + failure));
+			}
+		});
+	}
+
+	/**
+	 * The claimed deliveries in runs: each user's to an endpoint together, in their
+	 * order; each without a user alone.
+	 */
+	private static Collection<List<WebhookRepository.Claimed>> runs(List<WebhookRepository.Claimed> claimed) {
+		Map<Object, List<WebhookRepository.Claimed>> runs = new LinkedHashMap<>();
+		for (WebhookRepository.Claimed delivery : claimed) {
+			Object lane = (delivery.userId() != null) ? List.of(delivery.webhookId(), delivery.userId())
+					: delivery.id();
+			runs.computeIfAbsent(lane, (key) -> new ArrayList<>()).add(delivery);
+		}
+		for (List<WebhookRepository.Claimed> run : runs.values()) {
+			run.sort(Comparator
+				.comparing(WebhookRepository.Claimed::txid, Comparator.nullsFirst(Comparator.naturalOrder()))
+				.thenComparing(WebhookRepository.Claimed::seq, Comparator.nullsFirst(Comparator.naturalOrder())));
+		}
+		return runs.values();
+	}
+
+	/**
+	 * Sends a run one message after the other until one fails (or a timeout's time has
+	 * passed); records the successes together, the failure, and gives back what was not
+	 * sent.
+	 */
+	private Mono<Void> send(List<WebhookRepository.Claimed> run) {
+		Instant until = this.clock.instant().plus(this.properties.timeout());
+		return Flux.fromIterable(run)
+			.takeWhile((delivery) -> this.clock.instant().isBefore(until))
+			.concatMap(this::attempt)
+			.takeUntil((outcome) -> !outcome.succeeded())
+			.collectList()
+			.flatMap((outcomes) -> {
+				List<WebhookRepository.Claimed> sent = new ArrayList<>();
+				List<Instant> at = new ArrayList<>();
+				List<Integer> codes = new ArrayList<>();
+				Mono<Void> failure = Mono.empty();
+				for (Outcome outcome : outcomes) {
+					if (outcome.succeeded()) {
+						sent.add(outcome.delivery());
+						at.add(outcome.at());
+						codes.add(outcome.status());
+					}
+					else {
+						failure = failed(outcome);
+					}
+				}
+				Mono<Void> succeeded = sent.isEmpty() ? Mono.empty() : this.webhooks.succeeded(sent, at, codes);
+				return succeeded.then(failure).then(this.webhooks.release(run.subList(outcomes.size(), run.size())));
+			});
 	}
 
 	@Override
@@ -127,7 +197,7 @@ final class WebhookSender extends PeriodicSweep {
 		return this.inFlight.get();
 	}
 
-	private Mono<Void> attempt(WebhookRepository.Claimed delivery) {
+	private Mono<Outcome> attempt(WebhookRepository.Claimed delivery) {
 		Instant at = this.clock.instant();
 		String body = body(delivery);
 		long timestamp = at.getEpochSecond();
@@ -135,8 +205,8 @@ final class WebhookSender extends PeriodicSweep {
 		return Mono.defer(() -> this.urls.resolve(this.urls.parse(delivery.url())))
 			.flatMap((target) -> send(target, delivery, body, timestamp, signature))
 			.timeout(this.properties.timeout())
-			.flatMap((status) -> outcome(delivery, at, status, null))
-			.onErrorResume((failure) -> outcome(delivery, at, null, describe(failure)));
+			.map((status) -> new Outcome(delivery, at, status, null))
+			.onErrorResume((failure) -> Mono.just(new Outcome(delivery, at, null, describe(failure))));
 	}
 
 	private Mono<Integer> send(WebhookUrls.Target target, WebhookRepository.Claimed delivery, String body,
@@ -167,14 +237,14 @@ final class WebhookSender extends PeriodicSweep {
 			.next();
 	}
 
-	private Mono<Void> outcome(WebhookRepository.Claimed delivery, Instant at, Integer status, String error) {
-		if (status != null && status >= 200 && status < 300) {
-			return this.webhooks.succeeded(delivery, at, status);
-		}
+	private Mono<Void> failed(Outcome outcome) {
+		WebhookRepository.Claimed delivery = outcome.delivery();
+		Instant at = outcome.at();
+		Integer status = outcome.status();
 		if (status != null && status == 410) {
 			return this.webhooks.gone(delivery, at);
 		}
-		String reason = (error != null) ? error : (status >= 300 && status < 400)
+		String reason = (outcome.error() != null) ? outcome.error() : (status >= 300 && status < 400)
 				? "answered " + status + "; redirects are not followed" : "answered " + status;
 		Instant first = (delivery.firstAttemptAt() != null) ? delivery.firstAttemptAt() : at;
 		Instant retryAt = at.plus(backOff(delivery.attempts()));
@@ -182,6 +252,15 @@ final class WebhookSender extends PeriodicSweep {
 			retryAt = null;
 		}
 		return this.webhooks.failed(delivery, at, status, reason, retryAt, at.minus(this.properties.retryFor()));
+	}
+
+	/** What an attempt got: a status, or an error when no answer came. */
+	private record Outcome(WebhookRepository.Claimed delivery, Instant at, Integer status, String error) {
+
+		boolean succeeded() {
+			return this.status != null && this.status >= 200 && this.status < 300;
+		}
+
 	}
 
 	/**
@@ -217,7 +296,7 @@ final class WebhookSender extends PeriodicSweep {
 		out.append("{\"type\":\"").append(delivery.eventType()).append("\",\"timestamp\":\"");
 		Timestamps.append(out, delivery.occurredAt()).append("\",\"data\":").append(delivery.data());
 		out.append(",\"cursor\":");
-		if (delivery.txid() != null) {
+		if (delivery.seq() != null && delivery.seq() > 0) {
 			String scope = FeedCursors.scope(delivery.partnerId(), Scope.parse(delivery.scopes()), this.kinds);
 			JsonText.quote(out, this.cursors.encode(scope, delivery.txid(), delivery.seq()));
 		}

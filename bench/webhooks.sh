@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Webhooks under load, in one run (docs/performance.md, Webhooks):
+#
+# - writes do not wait for webhooks: the shared harness's POST metrics workload (CONNECTIONS
+#   connections, DURATION seconds) without any endpoint, then with five endpoints receiving every
+#   change (five receivers on 127.0.0.1), then without again; requests/s and p99 of each, the share
+#   with webhooks of the mean without, and how long the deliveries took to drain after the run;
+# - on time at volume: RATE changes a second for DURATION seconds (paced POSTs of a record each, 1,000
+#   users) to a partner with one endpoint on 127.0.0.1: the time from each write's answer to its
+#   message's arrival (p50, p90, p99, max) and the messages missing.
+#
+# Nothing is asserted; it prints numbers. Every receiver runs on this machine's loopback address
+# (bench/webhooks.mjs, Node); the service is started with APP_WEBHOOKS_ALLOW_HTTP=true and
+# APP_WEBHOOKS_ALLOWED_HOSTS=127.0.0.1 for that, on a fresh database bench_webhooks (port 18094,
+# management 18095), from target/health-partner-api.jar (built if missing).
+#
+#   bench/webhooks.sh
+#
+# Environment: RATE (1000), CONNECTIONS (64), DURATION (20), WARMUP (10), JAVA_OPTS, HARNESS
+# (../shared/bench), PGHOST, PGPORT, PGUSER, PGPASSWORD. Output: the terminal and
+# bench/results/webhooks-<time>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RATE=${RATE:-1000}
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-10}
+HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
+PORT=18094
+ADMIN_TOKEN=webhooks-admin-token-0123456789
+OUT=bench/results/webhooks-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$OUT"
+# the receivers are on this machine's loopback address only
+export APP_WEBHOOKS_ALLOW_HTTP=true APP_WEBHOOKS_ALLOWED_HOSTS=127.0.0.1
+# shellcheck source=bench/service.sh
+. bench/service.sh
+start_service bench_webhooks
+KEY=$(onboard loadtest)
+export BENCH_KEY=$KEY
+
+hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$1" --timeout 10s -s post_metrics.lua "$BASE") | grep '^RESULT'; }
+field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
+open_deliveries() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status in ('pending', 'failing')"; }
+
+log "warm-up: ${WARMUP}s of POST metrics"
+hot "${WARMUP}s" >/dev/null
+log "POST metrics without webhooks, ${DURATION}s"
+ALONE=$(hot "${DURATION}s")
+
+RECEIVER_PORTS=(18201 18202 18203 18204 18205)
+node bench/webhooks.mjs receive "${RECEIVER_PORTS[@]}" >"$OUT/receivers.txt" 2>"$OUT/receivers.log" &
+RECEIVERS=$!
+trap 'kill $RECEIVERS 2>/dev/null; kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
+until grep -q ready "$OUT/receivers.txt"; do sleep 0.1; done
+HOOKS=()
+for port in "${RECEIVER_PORTS[@]}"; do
+	HOOKS+=("$(curl -sf -X POST "$BASE/api/v1/webhooks" -H "x-api-key: $KEY" -H 'content-type: application/json' \
+		-d "{\"url\":\"http://127.0.0.1:$port/hooks\"}" | json webhook_id)")
+done
+log "POST metrics with 5 endpoints receiving every change, ${DURATION}s"
+BEFORE=$(psql -d bench_webhooks -Atc "select count(*) from changes")
+HOOKED=$(hot "${DURATION}s")
+ENDED=$(date +%s.%N)
+WRITTEN=$(( $(psql -d bench_webhooks -Atc "select count(*) from changes") - BEFORE ))
+BACKLOG=$(open_deliveries)
+while [ "$(open_deliveries)" -gt 0 ]; do sleep 0.5; done
+DRAINED=$(python3 -c "print(round($(date +%s.%N) - $ENDED, 1))")
+SENT=$(psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status = 'succeeded'")
+for id in "${HOOKS[@]}"; do
+	curl -sf -o /dev/null -X DELETE "$BASE/api/v1/webhooks/$id" -H "x-api-key: $KEY"
+done
+kill $RECEIVERS
+wait $RECEIVERS || true
+log "POST metrics without webhooks again, ${DURATION}s"
+AGAIN=$(hot "${DURATION}s")
+
+log "$RATE changes a second for ${DURATION}s to one endpoint"
+KEY2=$(onboard loadtest)
+WRITER_PORT=18206
+# the writer's receiver listens first, the endpoint is added, then the writes start
+node bench/webhooks.mjs write "$BASE" "$KEY2" "$RATE" "$DURATION" "$WRITER_PORT" "$OUT/go" >"$OUT/latency.txt" 2>"$OUT/latency.log" &
+WRITER=$!
+until grep -q ready "$OUT/latency.txt"; do sleep 0.1; done
+curl -sf -o /dev/null -X POST "$BASE/api/v1/webhooks" -H "x-api-key: $KEY2" -H 'content-type: application/json' \
+	-d "{\"url\":\"http://127.0.0.1:$WRITER_PORT/hooks\"}"
+touch "$OUT/go"
+wait $WRITER
+LATENCY=$(grep '^RESULT' "$OUT/latency.txt")
+
+ms() { python3 -c "print(round($(field p99_us "$1") / 1000, 1))"; }
+{
+	echo
+	echo "| POST metrics, $CONNECTIONS connections, ${DURATION}s | req/s (p99) |"
+	echo "|---|---|"
+	echo "| without webhooks | $(field rps "$ALONE") ($(ms "$ALONE") ms) |"
+	echo "| with 5 endpoints receiving every change | $(field rps "$HOOKED") ($(ms "$HOOKED") ms): $(python3 -c "print(round(100 * $(field rps "$HOOKED") / (($(field rps "$ALONE") + $(field rps "$AGAIN")) / 2)))") % of the mean without |"
+	echo "| without webhooks again | $(field rps "$AGAIN") ($(ms "$AGAIN") ms) |"
+	echo
+	echo "With webhooks: $WRITTEN changes, $BACKLOG of the $((WRITTEN * 5)) messages still to send when the run ended, all sent $DRAINED s later ($SENT deliveries succeeded)."
+	echo
+	echo "| $RATE changes/s for ${DURATION}s, one endpoint | writes | answered | messages | missing | p50 | p90 | p99 | max |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| from the write's answer to the message's arrival | $(field writes "$LATENCY") in $(field seconds "$LATENCY") s | $(field answered "$LATENCY") | $(field messages "$LATENCY") | $(field missing "$LATENCY") | $(field p50_ms "$LATENCY") ms | $(field p90_ms "$LATENCY") ms | $(field p99_ms "$LATENCY") ms | $(field max_ms "$LATENCY") ms |"
+} | tee "$OUT/summary.md"
