@@ -3,7 +3,8 @@
 #
 # - writes do not wait for webhooks: the shared harness's POST metrics workload (CONNECTIONS
 #   connections, DURATION seconds) without any endpoint, then with five endpoints receiving every
-#   change (five receivers on 127.0.0.1), then without again; requests/s and p99 of each, the share
+#   change (five receivers on 127.0.0.1; after a warm-up of WARMUP seconds with them), then without
+#   again; requests/s and p99 of each, the share
 #   with webhooks of the mean without, and how long the deliveries took to drain after the run;
 # - on time at volume: RATE changes a second for DURATION seconds (paced POSTs of a record each, 1,000
 #   users) to a partner with one endpoint on 127.0.0.1: the time from each write's answer to its
@@ -59,6 +60,9 @@ for port in "${RECEIVER_PORTS[@]}"; do
 	HOOKS+=("$(curl -sf -X POST "$BASE/api/v1/webhooks" -H "x-api-key: $KEY" -H 'content-type: application/json' \
 		-d "{\"url\":\"http://127.0.0.1:$port/hooks\"}" | json webhook_id)")
 done
+log "warm-up with the endpoints: ${WARMUP}s of POST metrics, then their messages sent"
+hot "${WARMUP}s" >/dev/null
+while [ "$(open_deliveries)" -gt 0 ]; do sleep 0.5; done
 log "POST metrics with 5 endpoints receiving every change, ${DURATION}s"
 BEFORE=$(psql -d bench_webhooks -Atc "select count(*) from changes")
 HOOKED=$(hot "${DURATION}s")

@@ -29,8 +29,9 @@ create index webhooks_by_partner on webhooks (partner_id, created_at, id);
 -- one at a time. erasure.completed is about a user too: it has its user and the id of the
 -- transaction that completed the erasure with change_seq 0 (no change of the feed has seq 0),
 -- and goes after every change before it. webhook.test and import.completed have neither and
--- travel on their own. data is the message's data as
--- sent (the change as the feed lists it). leased_until: an instance is sending it; once past,
+-- travel on their own. data is the message's data for events that are not changes of the
+-- feed; a change's is read from the feed when it is sent (a delivery row stays small: five
+-- endpoints write five of them per change). leased_until: an instance is sending it; once past,
 -- any instance may send it again (at least once).
 create table webhook_deliveries (
     id               uuid        primary key,
@@ -41,7 +42,7 @@ create table webhook_deliveries (
     change_txid      xid8,
     change_seq       bigint,
     user_id          text,
-    data             text        not null,
+    data             text,
     occurred_at      timestamptz not null,
     status           text        not null check (status in ('pending', 'succeeded', 'failing', 'given_up')),
     attempts         int         not null default 0,

@@ -62,8 +62,7 @@ class WebhookRepository {
 				                                    change_seq, user_id, data, occurred_at, status, next_attempt_at,
 				                                    created_at)
 				    select gen_random_uuid(), c.webhook_id, c.partner_id, 'msg_' || c.txid::text || '_' || c.seq, c.type,
-				           c.txid, c.seq, c.user_id, '{"change_id":"' || c.txid::text || '.' || c.seq || '",' || c.item,
-				           c.changed_at, 'pending', :now, :now
+				           c.txid, c.seq, c.user_id, null, c.changed_at, 'pending', :now, :now
 				    from c
 				    where (c.events is null or c.type = any(c.events))
 				      and (c.kind = 'user_erased' and c.scopes && %s or (c.resource || ':read') = any(c.scopes))
@@ -276,12 +275,27 @@ class WebhookRepository {
 	 * changes were read.
 	 */
 	Mono<Long> dispatch(int webhooks, int changes, Instant now) {
-		return this.db.sql(this.dispatch)
+		return bookkeeping(this.db.sql(this.dispatch)
 			.bind("webhooks", webhooks)
 			.bind("changes", changes)
 			.bind("now", now)
 			.map((row) -> row.get("read", Long.class))
-			.one();
+			.one());
+	}
+
+	/**
+	 * {@code work} in a transaction that commits without waiting for its WAL to reach the
+	 * disk: the deliveries' bookkeeping (what was turned into deliveries, leases,
+	 * outcomes) is no partner's acknowledged write, and what a crash of PostgreSQL could
+	 * take of it (its last fraction of a second) is made again or sent again, at least
+	 * once, with the same {@code webhook-id}. The writes of partners keep their disk
+	 * flushes to themselves.
+	 */
+	private <T> Mono<T> bookkeeping(Mono<T> work) {
+		return this.db.sql("select set_config('synchronous_commit', 'off', true)")
+			.then()
+			.then(work)
+			.as(this.transaction::transactional);
 	}
 
 	/**
@@ -296,7 +310,9 @@ class WebhookRepository {
 	 * always the start of its open deliveries.
 	 */
 	Flux<Claimed> claim(int limit, int run, Instant now, Instant leasedUntil) {
-		return this.db.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine")
+		return this.db
+			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, "
+					+ "set_config('synchronous_commit', 'off', true)")
 			.map((row) -> Boolean.TRUE.equals(row.get("mine", Boolean.class)))
 			.one()
 			.flatMapMany((mine) -> mine ? this.db.sql(CLAIM)
@@ -359,7 +375,11 @@ class WebhookRepository {
 			where d.id in (select id from runs union all select id from loners)
 			  and w.id = d.webhook_id and p.id = w.partner_id
 			returning d.id, d.webhook_id, d.user_id, d.message_id, d.event_type,
-			          d.change_txid::text::bigint as change_txid, d.change_seq, d.data, d.occurred_at, d.attempts, d.first_attempt_at,
+			          d.change_txid::text::bigint as change_txid, d.change_seq,
+			          coalesce(d.data, (select '{"change_id":"' || c.txid::text || '.' || c.seq || '",' || c.item
+			                            from changes c where c.partner_id = d.partner_id and c.txid = d.change_txid
+			                              and c.seq = d.change_seq)) as data,
+			          d.occurred_at, d.attempts, d.first_attempt_at,
 			          w.url, w.secret, w.previous_secret, w.previous_until, p.id as partner_id, p.scopes
 			""";
 
@@ -383,7 +403,7 @@ class WebhookRepository {
 	 * done, and their endpoints no longer failing.
 	 */
 	Mono<Void> succeeded(List<Claimed> deliveries, List<Instant> at, List<Integer> codes) {
-		return this.db
+		return bookkeeping(this.db
 			.sql("""
 					with done as (
 					    update webhook_deliveries d set status = 'succeeded', attempts = attempts + 1,
@@ -400,7 +420,7 @@ class WebhookRepository {
 			.bind("ats", at.toArray(Instant[]::new))
 			.bind("codes", codes.toArray(Integer[]::new))
 			.bind("lease", deliveries.get(0).leasedUntil())
-			.then();
+			.then());
 	}
 
 	/**
@@ -434,7 +454,7 @@ class WebhookRepository {
 			.bind("error", error)
 			.bind("disableBefore", disableBefore);
 		spec = Bindings.nullable(spec, "code", statusCode, Integer.class);
-		return Bindings.nullable(spec, "retryAt", retryAt, Instant.class).then();
+		return bookkeeping(Bindings.nullable(spec, "retryAt", retryAt, Instant.class).then());
 	}
 
 	/**
@@ -442,7 +462,7 @@ class WebhookRepository {
 	 * waits, due, for it to be enabled again.
 	 */
 	Mono<Void> gone(Claimed delivery, Instant at) {
-		return this.db
+		return bookkeeping(this.db
 			.sql("""
 					with done as (
 					    update webhook_deliveries set status = 'failing', attempts = attempts + 1,
@@ -458,7 +478,7 @@ class WebhookRepository {
 			.bind("id", delivery.id())
 			.bind("lease", delivery.leasedUntil())
 			.bind("at", at)
-			.then();
+			.then());
 	}
 
 	private WebhookRow row(Readable row) {

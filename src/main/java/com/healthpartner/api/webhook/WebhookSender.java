@@ -199,6 +199,10 @@ final class WebhookSender extends PeriodicSweep {
 
 	private Mono<Outcome> attempt(WebhookRepository.Claimed delivery) {
 		Instant at = this.clock.instant();
+		if (delivery.data() == null) {
+			// its change was deleted by the feed's retention: nothing left to send
+			return Mono.just(new Outcome(delivery, at, null, "Not sent: the change is no longer kept"));
+		}
 		String body = body(delivery);
 		long timestamp = at.getEpochSecond();
 		String signature = signature(delivery, at, timestamp, body);
@@ -248,7 +252,7 @@ final class WebhookSender extends PeriodicSweep {
 				? "answered " + status + "; redirects are not followed" : "answered " + status;
 		Instant first = (delivery.firstAttemptAt() != null) ? delivery.firstAttemptAt() : at;
 		Instant retryAt = at.plus(backOff(delivery.attempts()));
-		if (retryAt.isAfter(first.plus(this.properties.retryFor()))) {
+		if (delivery.data() == null || retryAt.isAfter(first.plus(this.properties.retryFor()))) {
 			retryAt = null;
 		}
 		return this.webhooks.failed(delivery, at, status, reason, retryAt, at.minus(this.properties.retryFor()));
