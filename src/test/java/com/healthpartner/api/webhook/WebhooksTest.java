@@ -282,27 +282,11 @@ class WebhooksTest extends PartnerTest {
 			.getResponseBody();
 		String id = JsonPath.read(created, "$.webhook_id");
 		String oldSecret = JsonPath.read(created, "$.secret");
-		String rotated = this.client.post()
-			.uri(PATH + "/" + id + "/rotate-secret")
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+		String rotated = action(PATH + "/" + id + "/rotate-secret", HttpStatus.OK);
 		String newSecret = JsonPath.read(rotated, "$.secret");
 		assertThat(newSecret).isNotEqualTo(oldSecret).startsWith("whsec_");
 		assertThat((String) JsonPath.read(rotated, "$.previous_secret_expires_at")).isNotNull();
-		String test = this.client.post()
-			.uri(PATH + "/" + id + "/test")
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isAccepted()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+		String test = action(PATH + "/" + id + "/test", HttpStatus.ACCEPTED);
 		assertThat((String) JsonPath.read(test, "$.event_type")).isEqualTo("webhook.test");
 		Received message = Eventually
 			.eventually(Duration.ofSeconds(10), () -> this.receiver.received(), (got) -> !got.isEmpty())
@@ -330,12 +314,9 @@ class WebhooksTest extends PartnerTest {
 			.fetch()
 			.rowsUpdated()
 			.block();
-		this.client.post()
-			.uri(PATH + "/" + id + "/deliveries/" + deliveryId + "/redeliver")
-			.header("x-api-key", this.partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isAccepted();
+		assertThat((String) JsonPath.read(
+				action(PATH + "/" + id + "/deliveries/" + deliveryId + "/redeliver", HttpStatus.ACCEPTED), "$.status"))
+			.isEqualTo("pending");
 		Received again = Eventually
 			.eventually(Duration.ofSeconds(10), () -> this.receiver.received(), (got) -> got.size() == 2)
 			.get(1);
@@ -466,6 +447,19 @@ class WebhooksTest extends PartnerTest {
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(body)
 			.exchange();
+	}
+
+	/** A POST without body by the test's partner, expected {@code status}; its answer. */
+	private String action(String path, HttpStatus status) {
+		return this.client.post()
+			.uri(path)
+			.header("x-api-key", this.partner.apiKey())
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
 	}
 
 	private WebTestClient.ResponseSpec patch(Credentials partner, String id, String body) {
