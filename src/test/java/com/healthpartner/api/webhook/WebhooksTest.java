@@ -380,34 +380,88 @@ class WebhooksTest extends PartnerTest {
 	@Test
 	void concurrentWritesOfManyUsersAllArriveInFeedOrderPerUser() {
 		webhook(this.partner, null);
+		int usersCount = 20;
+		int writes = 2000;
 		List<String> users = new ArrayList<>();
-		for (int u = 0; u < 8; u++) {
+		for (int u = 0; u < usersCount; u++) {
 			users.add(this.user + "-" + u);
 		}
-		reactor.core.publisher.Flux.range(0, 400)
+		reactor.core.publisher.Flux.range(0, writes)
 			.flatMap((i) -> this.client.post()
 				.uri(HealthApi.METRICS)
 				.header("x-api-key", this.partner.apiKey())
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue(
-						"{\"user_id\": \"" + users.get(i % 8) + "\", \"metrics\": {\"weight\": " + (50 + i % 50) + "}}")
+				.bodyValue("{\"user_id\": \"" + users.get(i % usersCount) + "\", \"metrics\": {\"weight\": "
+						+ (50 + i % 50) + "}}")
 				.exchange()
 				.returnResult(String.class)
 				.getResponseBody()
-				.then(), 32)
-			.blockLast(Duration.ofSeconds(60));
-		Eventually.eventually(Duration.ofSeconds(30), () -> this.receiver.received().size() == 400);
+				.then(), 64)
+			.blockLast(Duration.ofSeconds(120));
+		Eventually.eventually(Duration.ofSeconds(60), () -> this.receiver.received().size() == writes);
 		List<Map<String, Object>> feed = new Feed(this.client, this.partner.apiKey()).drain(1000);
+		assertThat(feed).hasSize(writes);
+		Map<String, List<String>> sent = new java.util.HashMap<>();
+		for (Received message : this.receiver.received()) {
+			sent.computeIfAbsent(JsonPath.read(message.body(), "$.data.user_id"), (key) -> new ArrayList<>())
+				.add(JsonPath.read(message.body(), "$.data.change_id"));
+		}
 		for (String user : users) {
-			List<String> sent = about(user).stream()
-				.map((message) -> (String) JsonPath.read(message.body(), "$.data.change_id"))
-				.toList();
 			List<String> listed = feed.stream()
 				.filter((change) -> user.equals(change.get("user_id")))
 				.map((change) -> (String) change.get("change_id"))
 				.toList();
-			assertThat(sent).hasSize(50).containsExactlyElementsOf(listed);
+			assertThat(sent.get(user)).as(user).hasSize(writes / usersCount).containsExactlyElementsOf(listed);
 		}
+	}
+
+	@Test
+	void anImportThatEndsIsSentAsImportCompletedWithItsCounts() {
+		webhook(this.partner, "[\"import.completed\"]");
+		String body = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n" + "not json\n";
+		String created = this.client.post()
+			.uri("/api/v1/health/imports?kind=metrics")
+			.header("x-api-key", this.partner.apiKey())
+			.contentType(MediaType.APPLICATION_NDJSON)
+			.bodyValue(body)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		Received message = Eventually
+			.eventually(Duration.ofSeconds(20), () -> this.receiver.received(), (got) -> !got.isEmpty())
+			.get(0);
+		assertThat((String) JsonPath.read(message.body(), "$.type")).isEqualTo("import.completed");
+		assertThat((String) JsonPath.read(message.body(), "$.data.import_id"))
+			.isEqualTo(JsonPath.read(created, "$.import_id"));
+		assertThat((Map<String, Object>) JsonPath.read(message.body(), "$.data")).containsEntry("status", "completed")
+			.containsEntry("lines", 2)
+			.containsEntry("created", 1)
+			.containsEntry("failed", 1);
+		Object cursor = JsonPath.read(message.body(), "$.cursor");
+		assertThat(cursor).isNull();
+		// the record's own change was not asked for
+		assertThat(Eventually.throughout(Duration.ofMillis(500), () -> this.receiver.received().size() == 1)).isTrue();
+	}
+
+	@Test
+	void anEndpointWhoseEveryAttemptFailedFor24HoursIsDisabled() {
+		this.receiver.answer((request) -> 503);
+		String id = webhook(this.partner, null);
+		// as if its attempts had been failing for 25 hours
+		this.db.sql("update webhooks set failing_since = now() - interval '25 hours' where id = cast(:id as uuid)")
+			.bind("id", id)
+			.fetch()
+			.rowsUpdated()
+			.block();
+		post(this.user, "d1", 1);
+		String disabled = Eventually.eventually(Duration.ofSeconds(10),
+				() -> get(this.partner, PATH + "/" + id).expectBody(String.class).returnResult().getResponseBody(),
+				(view) -> view.contains("\"status\":\"disabled\""));
+		assertThat((String) JsonPath.read(disabled, "$.disabled_reason")).startsWith("Every attempt failed from ");
+		assertThat(this.receiver.received()).hasSize(1);
 	}
 
 	private List<Received> about(String user) {
