@@ -42,7 +42,7 @@ class DatabaseConfiguration {
 	/**
 	 * Serves threads that are no event loop: start-up, periodic writers, health checks.
 	 */
-	private static final int SHARED_POOL_SIZE = 4;
+	static final int SHARED_POOL_SIZE = 4;
 
 	@Bean
 	ConnectionFactoryOptionsBuilderCustomizer boundedWaits(DatabaseProperties database) {
