@@ -117,8 +117,7 @@ final class WebhookSender extends PeriodicSweep {
 			return Mono.empty();
 		}
 		Instant now = this.clock.instant();
-		// a run starts no attempt after a timeout's time, and an attempt takes at most
-		// the
+		// a run starts no attempt after a timeout's time, an attempt takes at most the
 		// timeout, and recording the outcomes at most a statement's time limit (5 s): the
 		// lease outlasts them; it is compared as PostgreSQL stores it
 		Instant lease = now.plus(this.properties.timeout().multipliedBy(2))
@@ -190,11 +189,6 @@ final class WebhookSender extends PeriodicSweep {
 	public void stop() {
 		super.stop();
 		this.connections.disposeLater().subscribe();
-	}
-
-	/** Attempts in flight on this instance. */
-	int inFlight() {
-		return this.inFlight.get();
 	}
 
 	private Mono<Outcome> attempt(WebhookRepository.Claimed delivery) {

@@ -208,13 +208,16 @@ class WebhooksTest extends PartnerTest {
 		// the other user's messages all arrive while the first of the failing user's
 		// fails
 		Eventually.eventually(Duration.ofSeconds(10), () -> about(this.user).size() == 3);
+		// its failure recorded (after the answer), and its next message held back
+		String log = Eventually.eventually(Duration.ofSeconds(10),
+				() -> get(this.partner, PATH + "/" + id + "/deliveries?status=failing").expectStatus()
+					.isOk()
+					.expectBody(String.class)
+					.returnResult()
+					.getResponseBody(),
+				(page) -> !((List<?>) JsonPath.read(page, "$.data")).isEmpty());
 		assertThat(about(failing)).hasSize(1);
 		String firstId = about(failing).get(0).header("webhook-id");
-		String log = get(this.partner, PATH + "/" + id + "/deliveries?status=failing").expectStatus()
-			.isOk()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
 		assertThat((List<Integer>) JsonPath.read(log, "$.data[*].last_status_code")).containsExactly(500);
 		assertThat((List<String>) JsonPath.read(log, "$.data[*].last_error")).containsExactly("answered 500");
 		// the retry is due about 5 s later (4 to 6 s with jitter), not before
