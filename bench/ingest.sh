@@ -10,10 +10,12 @@
 # - one import (`POST /api/v1/health/imports?kind=metrics`) of ROWS lines of the same shape, from the
 #   first byte sent to `completed` (curl, then the import's view polled every 0.2 s), with the used
 #   heap and old generation sampled through it (bench/heap-sampler.py);
-# - back-pressure: the shared harness's POST metrics and GET metrics (50 rows) workloads, DURATION
-#   seconds each at CONNECTIONS connections, first alone, then while a second import of ROWS lines is
-#   being received and applied, then alone again once it has completed: requests/s and p99 of each,
-#   and the p99 during the import against the mean of the two alone.
+# - back-pressure: the shared harness's POST metrics and GET metrics (50 rows) workloads at CONNECTIONS
+#   connections, after WARMUP seconds of each: first alone, then while a second import of ROWS lines is
+#   being received and applied, then alone again once it has completed, each phase ROUNDS rounds of a
+#   WINDOW-second POST window and a GET window (interleaved, so that the VM's drift falls on every
+#   phase alike): the median requests/s and p99 of each path in each phase, every window's p99, and
+#   the median p99 during the import against the median of the windows alone.
 #
 # Nothing is asserted; it prints numbers.
 #
@@ -25,7 +27,8 @@
 # starts from the same state: the tables it writes emptied and a checkpoint taken. The stored rows are
 # counted in the database after each run, so the figure is what was stored, not what was answered.
 #
-# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), WARMUP (10), JAVA_OPTS,
+# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), WARMUP (10), WINDOW (10),
+# ROUNDS (3), JAVA_OPTS,
 # HARNESS (../shared/bench, for the back-pressure workloads), PGHOST, PGPORT, PGUSER, PGPASSWORD.
 # Output: the terminal and bench/results/ingest-<time>/.
 set -euo pipefail
@@ -35,6 +38,8 @@ ROWS=${ROWS:-1000000}
 BATCH=${BATCH:-500}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-20}
+WINDOW=${WINDOW:-10}
+ROUNDS=${ROUNDS:-3}
 WARMUP=${WARMUP:-10}
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
@@ -146,33 +151,63 @@ UPLOAD_SECONDS=$(python3 -c "print(round($UPLOADED - $START, 1))")
 APPLY_SECONDS=$(python3 -c "print(round($END - $UPLOADED, 1))")
 log "import: $(cat "$OUT/import.status"), $IMPORTED records created in $(python3 -c "print(round($END - $START, 1))") s (upload $UPLOAD_SECONDS s, applied in $APPLY_SECONDS s): $IMPORT_RATE rows/s; heap: $(cat "$OUT/import-heap-summary.txt")"
 
-# back-pressure: the hot paths alone, then while an import is received and applied
+# back-pressure: the hot paths alone, then while an import is received and applied, then alone again.
+# Each phase runs ROUNDS rounds of POST then GET (WINDOW seconds each), so that drift of the VM falls on
+# every phase alike, and takes the median p99 of each path's windows; the hot paths are warmed first.
 GET_METRICS_USER=u-get-m-ingest
 seed_metrics "$KEY" "$GET_METRICS_USER"
 psql -d bench_ingest -qc "ANALYZE" >/dev/null
 export BENCH_KEY=$KEY GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
-hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
+hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${2:-$WINDOW}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
 field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
-log "hot paths alone, ${DURATION}s each"
-ALONE_POST=$(hot post_metrics)
-ALONE_GET=$(hot get_metrics)
+# phase NAME: ROUNDS rounds of POST and GET; appends each window's RESULT line to NAME-post.txt, NAME-get.txt
+phase() {
+	local round
+	for round in $(seq 1 "$ROUNDS"); do
+		hot post_metrics >>"$OUT/$1-post.txt"
+		hot get_metrics >>"$OUT/$1-get.txt"
+	done
+}
+log "hot paths warmed up, ${WARMUP}s each"
+hot post_metrics "$WARMUP" >/dev/null
+hot get_metrics "$WARMUP" >/dev/null
+log "hot paths alone: $ROUNDS rounds of POST and GET, ${WINDOW}s each"
+phase alone
 log "hot paths during an import of $ROWS lines"
 import_one import-2 &
 CURL=$!
 sleep 1
-DURING_POST=$(hot post_metrics)
-DURING_GET=$(hot get_metrics)
-DURING_STATE=$(curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], d['processed'], 'of', d['lines'], 'lines applied by then')")
+phase during
+DURING_STATE=$(curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], 'with', d['processed'], 'of', d['lines'], 'lines applied' if d['lines'] else 'lines applied: still being received')")
 wait $CURL
 # the import applied to its end, then the hot paths alone again
 while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | grep -q '"status":"processing"'; do sleep 1; done
-log "hot paths alone again, ${DURATION}s each"
-AGAIN_POST=$(hot post_metrics)
-AGAIN_GET=$(hot get_metrics)
-ms() { python3 -c "print(round($(field p99_us "$1") / 1000, 1))"; }
-# hotline NAME ALONE DURING AGAIN: req/s (p99) of each, and the p99 during against the mean of the two alone
+log "hot paths alone again"
+phase again
+# stats PHASE PATH: "median req/s (median p99 ms; p99s ms of the windows)"
+stats() {
+	python3 - "$OUT/$1-$2.txt" <<'PY'
+import re, statistics, sys
+rows = [dict((k, float(v)) for k, v in re.findall(r'(\w+)=([0-9.]+)', line)) for line in open(sys.argv[1])]
+p99 = [r['p99_us'] / 1000 for r in rows]
+print('%.0f (%.1f ms; %s)' % (statistics.median(r['rps'] for r in rows), statistics.median(p99),
+                               ' '.join('%.1f' % x for x in p99)))
+PY
+}
+# against PATH: the median p99 during against the median of the windows alone (before and after)
+against() {
+	python3 - "$OUT/alone-$1.txt" "$OUT/again-$1.txt" "$OUT/during-$1.txt" <<'PY'
+import re, statistics, sys
+def p99s(path):
+    return [int(re.search(r'p99_us=([0-9]+)', line).group(1)) for line in open(path)]
+alone = statistics.median(p99s(sys.argv[1]) + p99s(sys.argv[2]))
+during = statistics.median(p99s(sys.argv[3]))
+print('%+d %%' % round(100 * (during - alone) / alone))
+PY
+}
+# hotline NAME PATH: each phase's median req/s and p99, and the p99 during against alone
 hotline() {
-	echo "| $1, $CONNECTIONS connections | $(field rps "$2") ($(ms "$2") ms) | $(field rps "$3") ($(ms "$3") ms) | $(field rps "$4") ($(ms "$4") ms) | $(python3 -c "a = ($(field p99_us "$2") + $(field p99_us "$4")) / 2; print('%+d %%' % round(100 * ($(field p99_us "$3") - a) / a))") |"
+	echo "| $1, $CONNECTIONS connections | $(stats alone "$2") | $(stats during "$2") | $(stats again "$2") | $(against "$2") |"
 }
 
 {
@@ -184,11 +219,11 @@ hotline() {
 	echo "$FEW"
 	echo "| one import of $ROWS lines, first byte to completed ($IMPORTED records; upload $UPLOAD_SECONDS s, applied in $APPLY_SECONDS s; heap $(cat "$OUT/import-heap-summary.txt")) | $IMPORT_RATE | $(share "$IMPORT_RATE") % |"
 	echo
-	echo "| hot path | alone: req/s (p99) | during an import | alone again | p99 during against alone |"
+	echo "| hot path | alone: req/s (median p99; each window's) | during an import | alone again | median p99 during against alone |"
 	echo "|---|---|---|---|---|"
-	hotline "POST metrics" "$ALONE_POST" "$DURING_POST" "$AGAIN_POST"
-	hotline "GET metrics, 50 rows" "$ALONE_GET" "$DURING_GET" "$AGAIN_GET"
+	hotline "POST metrics" post
+	hotline "GET metrics, 50 rows" get
 	echo
-	echo "The second import was $DURING_STATE."
+	echo "Windows of ${WINDOW}s, $ROUNDS of each path a phase. At the end of the windows during it the second import was $DURING_STATE."
 } | tee "$OUT/summary.md"
 rm -f "$OUT/import.ndjson"
