@@ -1,6 +1,7 @@
 package com.healthpartner.api.imports;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -273,7 +274,11 @@ final class ImportRepository {
 			.one();
 	}
 
-	/** The stored lines of an import from {@code first} to {@code last}, in order. */
+	/**
+	 * The stored lines of an import from {@code first} to {@code last}, in order, blank
+	 * ones left out. A row holds the lines of a chunk from its first ({@code line}) on,
+	 * joined by line feeds ({@link CopyRows}); a row stored before V38 holds one line.
+	 */
 	Flux<Line> lines(UUID id, long first, long last) {
 		return this.db
 			.sql("""
@@ -282,8 +287,26 @@ final class ImportRepository {
 			.bind("id", id)
 			.bind("first", first)
 			.bind("last", last)
-			.map((row) -> new Line(row.get("line", Long.class), row.get("body", String.class)))
-			.all();
+			.map((row) -> split(row.get("line", Long.class), row.get("body", String.class)))
+			.all()
+			.concatMapIterable((lines) -> lines);
+	}
+
+	/** The lines of a stored row, numbered from {@code first}, blank ones left out. */
+	static List<Line> split(long first, String body) {
+		List<Line> lines = new ArrayList<>();
+		long line = first;
+		int from = 0;
+		while (from <= body.length()) {
+			int end = body.indexOf('\n', from);
+			end = (end < 0) ? body.length() : end;
+			if (end > from) {
+				lines.add(new Line(line, body.substring(from, end)));
+			}
+			line++;
+			from = end + 1;
+		}
+		return lines;
 	}
 
 	/** The refused lines of a chunk, each as the errors resource shows it. */
