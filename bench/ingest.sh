@@ -15,7 +15,9 @@
 #   being received and applied, then alone again once it has completed, each phase ROUNDS rounds of a
 #   WINDOW-second POST window and a GET window (interleaved, so that the VM's drift falls on every
 #   phase alike): the median requests/s and p99 of each path in each phase, every window's p99, and
-#   the median p99 during the import against the median of the windows alone.
+#   the median p99 during the import against the median of the windows alone. Before each phase alone
+#   the database is settled (VACUUM ANALYZE, CHECKPOINT): what the imports before it left for vacuum
+#   and the checkpointer falls on no window.
 #
 # Nothing is asserted; it prints numbers.
 #
@@ -156,7 +158,9 @@ log "import: $(cat "$OUT/import.status"), $IMPORTED records created in $(python3
 # every phase alike, and takes the median p99 of each path's windows; the hot paths are warmed first.
 GET_METRICS_USER=u-get-m-ingest
 seed_metrics "$KEY" "$GET_METRICS_USER"
-psql -d bench_ingest -qc "ANALYZE" >/dev/null
+# settled: what the imports before left for vacuum and the checkpointer is done before the phase
+settle() { psql -d bench_ingest -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null; }
+settle
 export BENCH_KEY=$KEY GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${2:-$WINDOW}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
 field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
@@ -182,6 +186,7 @@ DURING_STATE=$(curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KE
 wait $CURL
 # the import applied to its end, then the hot paths alone again
 while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | grep -q '"status":"processing"'; do sleep 1; done
+settle
 log "hot paths alone again"
 phase again
 # stats PHASE PATH: "median req/s (median p99 ms; p99s ms of the windows)"
