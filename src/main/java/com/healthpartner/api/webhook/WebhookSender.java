@@ -43,12 +43,16 @@ import com.healthpartner.api.text.JsonText;
  * in order, up to 50) for as many runs as this instance has room for
  * ({@code APP_WEBHOOKS_CONCURRENCY} in flight, {@code APP_WEBHOOKS_BUSY_CONCURRENCY}
  * while the service answers requests); a run is sent one message after the other until
- * one fails, its outcomes recorded together, and wakes the next sweep. An attempt
- * resolves the URL and checks its addresses again, connects to a checked one, sends the
- * message signed with the endpoint's secret (and the previous one during a rotation),
- * follows no redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the
- * answer and gives up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here
- * are sent: nothing of a request the service answers reaches an endpoint.
+ * one fails, its outcomes recorded together, and wakes the next sweep. It sweeps when
+ * woken (the dispatcher made deliveries here, a run ended, a redelivery or test was asked
+ * for) and every {@link #IDLE_SWEEP} (or {@code APP_WEBHOOKS_POLL_INTERVAL} if longer)
+ * for what nothing here wakes it for: retries coming due, deliveries made by other
+ * instances or by the statements that end imports and erasures. An attempt resolves the
+ * URL and checks its addresses again, connects to a checked one, sends the message signed
+ * with the endpoint's secret (and the previous one during a rotation), follows no
+ * redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives
+ * up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing
+ * of a request the service answers reaches an endpoint.
  */
 final class WebhookSender extends PeriodicSweep {
 
@@ -79,14 +83,25 @@ final class WebhookSender extends PeriodicSweep {
 
 	private final ConnectionProvider connections;
 
+	/**
+	 * The longest a due delivery waits for a sweep that nothing woke (a retry is due 5 s
+	 * after a failure at the soonest): a claim is a transaction, and ten a second of them
+	 * while idle were most of what an idle instance asked of the database.
+	 */
+	private static final Duration IDLE_SWEEP = Duration.ofSeconds(1);
+
 	/** The most messages of one user sent one after the other on one claim. */
 	private static final int RUN = 50;
 
 	private final AtomicInteger inFlight = new AtomicInteger();
 
+	private static Duration max(Duration one, Duration other) {
+		return (one.compareTo(other) >= 0) ? one : other;
+	}
+
 	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
 			List<RecordKind> kinds, WebhookProperties properties, Clock clock, IntSupplier requests) {
-		super(properties.pollInterval(), "send webhooks");
+		super(max(IDLE_SWEEP, properties.pollInterval()), "send webhooks");
 		this.webhooks = webhooks;
 		this.urls = urls;
 		this.cipher = cipher;
