@@ -168,7 +168,6 @@ settle() {
 	hot post_metrics 10 >/dev/null
 }
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${2:-$WINDOW}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
-field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
 # phase NAME: ROUNDS rounds of POST and GET; appends each window's RESULT line to NAME-post.txt, NAME-get.txt
 phase() {
 	local round

@@ -294,17 +294,12 @@ final class ImportRepository {
 
 	/** The lines of a stored row, numbered from {@code first}, blank ones left out. */
 	static List<Line> split(long first, String body) {
-		List<Line> lines = new ArrayList<>();
-		long line = first;
-		int from = 0;
-		while (from <= body.length()) {
-			int end = body.indexOf('\n', from);
-			end = (end < 0) ? body.length() : end;
-			if (end > from) {
-				lines.add(new Line(line, body.substring(from, end)));
+		String[] texts = body.split("\n", -1);
+		List<Line> lines = new ArrayList<>(texts.length);
+		for (int i = 0; i < texts.length; i++) {
+			if (!texts[i].isEmpty()) {
+				lines.add(new Line(first + i, texts[i]));
 			}
-			line++;
-			from = end + 1;
 		}
 		return lines;
 	}

@@ -22,6 +22,12 @@ import com.healthpartner.api.system.Bindings;
  */
 class WebhookRepository {
 
+	/**
+	 * The deliveries' bookkeeping commits without waiting for its WAL to reach the disk
+	 * ({@link #bookkeeping}): this in the transaction that does it.
+	 */
+	private static final String ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
+
 	private final DatabaseClient db;
 
 	private final TransactionalOperator transaction;
@@ -41,7 +47,7 @@ class WebhookRepository {
 		this.dispatch = """
 				with h as materialized (
 				    select pg_snapshot_xmin(pg_current_snapshot()) as horizon,
-				           set_config('synchronous_commit', 'off', true) as bookkeeping
+				           %s as bookkeeping
 				), ep as materialized (
 				    select w.id, w.partner_id, w.after_txid, w.after_seq, w.events, p.scopes
 				    from webhooks w join partners p on p.id = w.partner_id
@@ -84,7 +90,7 @@ class WebhookRepository {
 				)
 				select (select count(*) from made) as made, (select count(*) from c) as read
 				"""
-			.formatted(anyRead);
+			.formatted(ASYNC_COMMIT, anyRead);
 	}
 
 	/**
@@ -296,10 +302,7 @@ class WebhookRepository {
 	 * flushes to themselves.
 	 */
 	private <T> Mono<T> bookkeeping(Mono<T> work) {
-		return this.db.sql("select set_config('synchronous_commit', 'off', true)")
-			.then()
-			.then(work)
-			.as(this.transaction::transactional);
+		return this.db.sql("select " + ASYNC_COMMIT).then().then(work).as(this.transaction::transactional);
 	}
 
 	/**
@@ -315,8 +318,7 @@ class WebhookRepository {
 	 */
 	Flux<Claimed> claim(int limit, int run, Instant now, Instant leasedUntil) {
 		return this.db
-			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, "
-					+ "set_config('synchronous_commit', 'off', true)")
+			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, " + ASYNC_COMMIT)
 			.map((row) -> Boolean.TRUE.equals(row.get("mine", Boolean.class)))
 			.one()
 			.flatMapMany((mine) -> mine ? this.db.sql(CLAIM)

@@ -95,13 +95,10 @@ final class WebhookSender extends PeriodicSweep {
 
 	private final AtomicInteger inFlight = new AtomicInteger();
 
-	private static Duration max(Duration one, Duration other) {
-		return (one.compareTo(other) >= 0) ? one : other;
-	}
-
 	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
 			List<RecordKind> kinds, WebhookProperties properties, Clock clock, IntSupplier requests) {
-		super(max(IDLE_SWEEP, properties.pollInterval()), "send webhooks");
+		super((properties.pollInterval().compareTo(IDLE_SWEEP) > 0) ? properties.pollInterval() : IDLE_SWEEP,
+				"send webhooks");
 		this.webhooks = webhooks;
 		this.urls = urls;
 		this.cipher = cipher;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
 import com.standardwebhooks.Webhook;
@@ -113,12 +114,7 @@ class WebhooksTest extends PartnerTest {
 		assertThat((String) JsonPath.read(second.body(), "$.type")).isEqualTo("metrics.updated");
 		assertThat((Map<String, Object>) JsonPath.read(second.body(), "$.data")).isEqualTo(after.get(0));
 
-		String log = Eventually.eventually(Duration.ofSeconds(10),
-				() -> get(this.partner, PATH + "/" + id + "/deliveries").expectStatus()
-					.isOk()
-					.expectBody(String.class)
-					.returnResult()
-					.getResponseBody(),
+		String log = deliveries(id, "",
 				(page) -> ((List<?>) JsonPath.read(page, "$.data[?(@.status == 'succeeded')]")).size() == 2);
 		assertThat((List<String>) JsonPath.read(log, "$.data[*].webhook_message_id"))
 			.containsExactly(second.header("webhook-id"), message.header("webhook-id"));
@@ -207,13 +203,7 @@ class WebhooksTest extends PartnerTest {
 		// fails
 		Eventually.eventually(Duration.ofSeconds(10), () -> about(this.user).size() == 3);
 		// its failure recorded (after the answer), and its next message held back
-		String log = Eventually.eventually(Duration.ofSeconds(10),
-				() -> get(this.partner, PATH + "/" + id + "/deliveries?status=failing").expectStatus()
-					.isOk()
-					.expectBody(String.class)
-					.returnResult()
-					.getResponseBody(),
-				(page) -> !((List<?>) JsonPath.read(page, "$.data")).isEmpty());
+		String log = deliveries(id, "?status=failing", (page) -> !((List<?>) JsonPath.read(page, "$.data")).isEmpty());
 		assertThat(about(failing)).hasSize(1);
 		String firstId = about(failing).get(0).header("webhook-id");
 		assertThat((List<Integer>) JsonPath.read(log, "$.data[*].last_status_code")).containsExactly(500);
@@ -303,11 +293,7 @@ class WebhooksTest extends PartnerTest {
 					+ new Webhook(oldSecret).sign(messageId, timestamp, message.body()));
 		// once the old secret has expired, only the new one signs
 		String deliveryId = JsonPath.read(test, "$.delivery_id");
-		Eventually.eventually(Duration.ofSeconds(10),
-				() -> get(this.partner, PATH + "/" + id + "/deliveries").expectBody(String.class)
-					.returnResult()
-					.getResponseBody()
-					.contains("\"status\":\"succeeded\""));
+		deliveries(id, "", (page) -> page.contains("\"status\":\"succeeded\""));
 		// as if 24 h had passed (other tests need the service's clock near the real time)
 		this.db.sql(
 				"update webhooks set previous_until = previous_until - interval '25 hours' where id = cast(:id as uuid)")
@@ -368,11 +354,7 @@ class WebhooksTest extends PartnerTest {
 			.rowsUpdated()
 			.block();
 		post(this.user, "n1", 1);
-		String log = Eventually.eventually(Duration.ofSeconds(10),
-				() -> get(this.partner, PATH + "/" + id + "/deliveries").expectBody(String.class)
-					.returnResult()
-					.getResponseBody(),
-				(page) -> page.contains("\"status\":\"failing\""));
+		String log = deliveries(id, "", (page) -> page.contains("\"status\":\"failing\""));
 		assertThat((List<String>) JsonPath.read(log, "$.data[*].last_error")).containsExactly(
 				"Not sent: the URL names a host that resolves to a non-public address (localhost is 127.0.0.1)");
 		assertThat(this.receiver.received()).isEmpty();
@@ -524,6 +506,20 @@ class WebhooksTest extends PartnerTest {
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(body)
 			.exchange();
+	}
+
+	/**
+	 * The delivery log of endpoint {@code id} ({@code query} added), once {@code until}
+	 * holds.
+	 */
+	private String deliveries(String id, String query, Predicate<String> until) {
+		return Eventually.eventually(Duration.ofSeconds(10),
+				() -> get(this.partner, PATH + "/" + id + "/deliveries" + query).expectStatus()
+					.isOk()
+					.expectBody(String.class)
+					.returnResult()
+					.getResponseBody(),
+				until);
 	}
 
 	private WebTestClient.ResponseSpec get(Credentials partner, String path) {
