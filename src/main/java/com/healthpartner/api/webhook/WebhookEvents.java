@@ -2,6 +2,7 @@ package com.healthpartner.api.webhook;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.records.RecordKind;
@@ -46,6 +47,35 @@ final class WebhookEvents {
 	/** Every kind's read scope: a partner holding none of them is sent nothing. */
 	List<Scope> readScopes() {
 		return this.kinds.stream().map(RecordKind::read).toList();
+	}
+
+	/**
+	 * The read scope a partner must hold for a message of {@code eventType} to be sent,
+	 * named as the partner sees it: the kind's ({@code metrics:read}) for a change of
+	 * records of a kind, else null (any read scope: a user's erasure, an import or a
+	 * test).
+	 */
+	String scopeNeeded(String eventType) {
+		for (RecordKind kind : this.kinds) {
+			if (eventType.startsWith(kind.resource()) && eventType.length() > kind.resource().length()
+					&& eventType.charAt(kind.resource().length()) == '.') {
+				return kind.read().value();
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Whether a partner holding {@code scopes} may be sent a message of {@code eventType}
+	 * (section 12: events of a resource only while the partner holds its read scope; the
+	 * others while it holds one of them).
+	 */
+	boolean permits(String eventType, Set<Scope> scopes) {
+		String needed = scopeNeeded(eventType);
+		if (needed != null) {
+			return scopes.stream().anyMatch((scope) -> scope.value().equals(needed));
+		}
+		return readScopes().stream().anyMatch(scopes::contains);
 	}
 
 }

@@ -464,6 +464,19 @@ class WebhookRepository {
 	}
 
 	/**
+	 * A message that may no longer be sent (its change no longer kept, or the partner no
+	 * longer holding the scope to read it): given up without an attempt, {@code why} in
+	 * its log; the endpoint's state is not touched, since the endpoint did nothing wrong.
+	 */
+	Mono<Void> notSent(Claimed delivery, String why) {
+		return bookkeeping(this.db.sql("""
+				update webhook_deliveries set status = 'given_up', last_error = :why, next_attempt_at = null,
+				    leased_until = null
+				where id = :id and leased_until = :lease
+				""").bind("id", delivery.id()).bind("lease", delivery.leasedUntil()).bind("why", why).then());
+	}
+
+	/**
 	 * The endpoint answered {@code 410 Gone}: it is disabled at once, and the delivery
 	 * waits, due, for it to be enabled again.
 	 */

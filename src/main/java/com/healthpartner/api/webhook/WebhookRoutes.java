@@ -85,8 +85,9 @@ class WebhookRoutes {
 
 	@Bean
 	WebhookSender webhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
-			List<RecordKind> kinds, WebhookProperties properties, Clock clock, InFlightRequests requests) {
-		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, properties, clock, requests::handling);
+			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock,
+			InFlightRequests requests) {
+		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, events, properties, clock, requests::handling);
 	}
 
 	@Bean

@@ -73,6 +73,8 @@ final class WebhookSender extends PeriodicSweep {
 
 	private final List<RecordKind> kinds;
 
+	private final WebhookEvents events;
+
 	private final WebhookProperties properties;
 
 	private final Clock clock;
@@ -96,7 +98,8 @@ final class WebhookSender extends PeriodicSweep {
 	private final AtomicInteger inFlight = new AtomicInteger();
 
 	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
-			List<RecordKind> kinds, WebhookProperties properties, Clock clock, IntSupplier requests) {
+			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock,
+			IntSupplier requests) {
 		super((properties.pollInterval().compareTo(IDLE_SWEEP) > 0) ? properties.pollInterval() : IDLE_SWEEP,
 				"send webhooks");
 		this.webhooks = webhooks;
@@ -104,6 +107,7 @@ final class WebhookSender extends PeriodicSweep {
 		this.cipher = cipher;
 		this.cursors = cursors;
 		this.kinds = kinds;
+		this.events = events;
 		this.properties = properties;
 		this.clock = clock;
 		this.requests = requests;
@@ -167,33 +171,37 @@ final class WebhookSender extends PeriodicSweep {
 
 	/**
 	 * Sends a run one message after the other until one fails (or a timeout's time has
-	 * passed); records the successes together, the failure, and gives back what was not
-	 * sent.
+	 * passed); records the successes together, the failure, what was not sent because it
+	 * may no longer be (given up without an attempt, the run going on past it), and gives
+	 * back what was not sent.
 	 */
 	private Mono<Void> send(List<WebhookRepository.Claimed> run) {
 		Instant until = this.clock.instant().plus(this.properties.timeout());
 		return Flux.fromIterable(run)
 			.takeWhile((delivery) -> this.clock.instant().isBefore(until))
 			.concatMap(this::attempt)
-			.takeUntil((outcome) -> !outcome.succeeded())
+			.takeUntil((outcome) -> outcome.failed())
 			.collectList()
 			.flatMap((outcomes) -> {
 				List<WebhookRepository.Claimed> sent = new ArrayList<>();
 				List<Instant> at = new ArrayList<>();
 				List<Integer> codes = new ArrayList<>();
-				Mono<Void> failure = Mono.empty();
+				Mono<Void> others = Mono.empty();
 				for (Outcome outcome : outcomes) {
 					if (outcome.succeeded()) {
 						sent.add(outcome.delivery());
 						at.add(outcome.at());
 						codes.add(outcome.status());
 					}
+					else if (outcome.failed()) {
+						others = others.then(failed(outcome));
+					}
 					else {
-						failure = failed(outcome);
+						others = others.then(this.webhooks.notSent(outcome.delivery(), outcome.error()));
 					}
 				}
 				Mono<Void> succeeded = sent.isEmpty() ? Mono.empty() : this.webhooks.succeeded(sent, at, codes);
-				return succeeded.then(failure).then(this.webhooks.release(run.subList(outcomes.size(), run.size())));
+				return succeeded.then(others).then(this.webhooks.release(run.subList(outcomes.size(), run.size())));
 			});
 	}
 
@@ -207,7 +215,13 @@ final class WebhookSender extends PeriodicSweep {
 		Instant at = this.clock.instant();
 		if (delivery.data() == null) {
 			// its change was deleted by the feed's retention: nothing left to send
-			return Mono.just(new Outcome(delivery, at, null, "Not sent: the change is no longer kept"));
+			return Mono.just(Outcome.notSent(delivery, at, "Not sent: the change is no longer kept"));
+		}
+		if (!this.events.permits(delivery.eventType(), Scope.parse(delivery.scopes()))) {
+			// the scope was taken from the partner after the message was made
+			String needed = this.events.scopeNeeded(delivery.eventType());
+			return Mono.just(Outcome.notSent(delivery, at, "Not sent: the partner no longer holds "
+					+ ((needed != null) ? "the scope " + needed : "a read scope")));
 		}
 		String body = body(delivery);
 		long timestamp = at.getEpochSecond();
@@ -215,8 +229,8 @@ final class WebhookSender extends PeriodicSweep {
 		return Mono.defer(() -> this.urls.resolve(this.urls.parse(delivery.url())))
 			.flatMap((target) -> send(target, delivery, body, timestamp, signature))
 			.timeout(this.properties.timeout())
-			.map((status) -> new Outcome(delivery, at, status, null))
-			.onErrorResume((failure) -> Mono.just(new Outcome(delivery, at, null, describe(failure))));
+			.map((status) -> new Outcome(delivery, at, status, null, true))
+			.onErrorResume((failure) -> Mono.just(new Outcome(delivery, at, null, describe(failure), true)));
 	}
 
 	private Mono<Integer> send(WebhookUrls.Target target, WebhookRepository.Claimed delivery, String body,
@@ -258,17 +272,30 @@ final class WebhookSender extends PeriodicSweep {
 				? "answered " + status + "; redirects are not followed" : "answered " + status;
 		Instant first = (delivery.firstAttemptAt() != null) ? delivery.firstAttemptAt() : at;
 		Instant retryAt = at.plus(backOff(delivery.attempts()));
-		if (delivery.data() == null || retryAt.isAfter(first.plus(this.properties.retryFor()))) {
+		if (retryAt.isAfter(first.plus(this.properties.retryFor()))) {
 			retryAt = null;
 		}
 		return this.webhooks.failed(delivery, at, status, reason, retryAt, at.minus(this.properties.retryFor()));
 	}
 
-	/** What an attempt got: a status, or an error when no answer came. */
-	private record Outcome(WebhookRepository.Claimed delivery, Instant at, Integer status, String error) {
+	/**
+	 * What an attempt got: a status, or an error when no answer came; or, when no attempt
+	 * was made ({@code attempted} false), why the message may not be sent.
+	 */
+	private record Outcome(WebhookRepository.Claimed delivery, Instant at, Integer status, String error,
+			boolean attempted) {
+
+		static Outcome notSent(WebhookRepository.Claimed delivery, Instant at, String why) {
+			return new Outcome(delivery, at, null, why, false);
+		}
 
 		boolean succeeded() {
 			return this.status != null && this.status >= 200 && this.status < 300;
+		}
+
+		/** An attempt that did not succeed: the user's later messages wait behind it. */
+		boolean failed() {
+			return this.attempted && !succeeded();
 		}
 
 	}

@@ -430,6 +430,39 @@ class WebhooksTest extends PartnerTest {
 	}
 
 	@Test
+	void aMessageWhoseReadScopeThePartnerLostIsGivenUpUnsentAndItsUsersNextMessageStillGoes() {
+		AtomicBoolean refuse = new AtomicBoolean(true);
+		this.receiver.answer((request) -> refuse.get() ? 500 : 204);
+		String id = webhook(this.partner, null);
+		post(this.user, "s1", 1);
+		deliveries(id, "?status=failing", (page) -> !((List<?>) JsonPath.read(page, "$.data")).isEmpty());
+		// held behind the failing one: same user
+		this.api.create(HealthApi.ASSESSMENTS, this.partner.apiKey(),
+				"{\"user_id\": \"" + this.user + "\", \"responses\": {\"smoker\": false}}");
+		this.partners.patch(this.partner.partnerId(),
+				Map.of("scopes", List.of("metrics:write", "assessments:read", "assessments:write")));
+		refuse.set(false);
+		this.clock.advance(Duration.ofSeconds(7));
+		try {
+			Eventually.eventually(Duration.ofSeconds(10), () -> this.receiver.received().size() == 2);
+		}
+		finally {
+			this.clock.advance(Duration.ofSeconds(-7));
+		}
+		// the metrics message was not sent again; the assessment's went
+		assertThat((String) JsonPath.read(this.receiver.received().get(1).body(), "$.type"))
+			.isEqualTo("assessments.created");
+		String log = deliveries(id, "?status=given_up", (page) -> !((List<?>) JsonPath.read(page, "$.data")).isEmpty());
+		assertThat((List<String>) JsonPath.read(log, "$.data[*].event_type")).containsExactly("metrics.created");
+		assertThat((List<String>) JsonPath.read(log, "$.data[*].last_error"))
+			.containsExactly("Not sent: the partner no longer holds the scope metrics:read");
+		assertThat((List<Integer>) JsonPath.read(log, "$.data[*].attempts")).containsExactly(1);
+		// the endpoint did nothing wrong: its state is as the earlier failure left it
+		get(this.partner, PATH + "/" + id).expectBody().jsonPath("$.status").isEqualTo("enabled");
+		assertThat(Eventually.throughout(Duration.ofMillis(500), () -> this.receiver.received().size() == 2)).isTrue();
+	}
+
+	@Test
 	void anEndpointWhoseEveryAttemptFailedFor24HoursIsDisabled() {
 		this.receiver.answer((request) -> 503);
 		String id = webhook(this.partner, null);
