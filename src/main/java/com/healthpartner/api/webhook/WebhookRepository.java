@@ -464,6 +464,24 @@ class WebhookRepository {
 	}
 
 	/**
+	 * Deletes up to {@code batch} finished deliveries (succeeded or given up) made before
+	 * {@code before}, the oldest of each endpoint first through the log's index; returns
+	 * how many. Open ones stay, whatever their age.
+	 */
+	Mono<Long> deleteFinishedBefore(Instant before, int batch) {
+		return this.db.sql("""
+				delete from webhook_deliveries where id in (
+				    select o.id from webhooks w cross join lateral (
+				        select d.id from webhook_deliveries d
+				        where d.webhook_id = w.id and d.created_at < :before and d.status in ('succeeded', 'given_up')
+				        order by d.created_at limit :batch
+				    ) o
+				    limit :batch
+				)
+				""").bind("before", before).bind("batch", batch).fetch().rowsUpdated();
+	}
+
+	/**
 	 * A message that may no longer be sent (its change no longer kept, or the partner no
 	 * longer holding the scope to read it): given up without an attempt, {@code why} in
 	 * its log; the endpoint's state is not touched, since the endpoint did nothing wrong.

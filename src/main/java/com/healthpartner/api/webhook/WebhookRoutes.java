@@ -28,6 +28,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.access.Scopes;
+import com.healthpartner.api.changes.ChangesProperties;
 import com.healthpartner.api.credential.SecretCipher;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.JsonBodies;
@@ -88,6 +89,11 @@ class WebhookRoutes {
 			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock,
 			InFlightRequests requests) {
 		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, events, properties, clock, requests::handling);
+	}
+
+	@Bean
+	DeliveryRetention deliveryRetention(WebhookRepository webhooks, ChangesProperties changes, Clock clock) {
+		return new DeliveryRetention(webhooks, changes, clock);
 	}
 
 	@Bean

@@ -12,6 +12,7 @@ import com.standardwebhooks.Webhook;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -41,6 +42,9 @@ class WebhooksTest extends PartnerTest {
 	private static final String PATH = "/api/v1/webhooks";
 
 	private final WebhookReceiver receiver = new WebhookReceiver();
+
+	@Autowired
+	private DeliveryRetention retention;
 
 	@AfterEach
 	void stopReceiver() {
@@ -460,6 +464,31 @@ class WebhooksTest extends PartnerTest {
 		// the endpoint did nothing wrong: its state is as the earlier failure left it
 		get(this.partner, PATH + "/" + id).expectBody().jsonPath("$.status").isEqualTo("enabled");
 		assertThat(Eventually.throughout(Duration.ofMillis(500), () -> this.receiver.received().size() == 2)).isTrue();
+	}
+
+	@Test
+	void finishedDeliveriesAreDeletedOnceAsOldAsTheFeedKeepsChangesAndOpenOnesStay() {
+		String failing = "member-failing-" + this.user;
+		this.receiver.answer((request) -> request.body().contains(failing) ? 500 : 204);
+		String id = webhook(this.partner, null);
+		post(this.user, "r1", 1);
+		post(failing, "r2", 2);
+		deliveries(id, "",
+				(page) -> page.contains("\"status\":\"succeeded\"") && page.contains("\"status\":\"failing\""));
+		// as if both had been made 31 days ago (the feed keeps changes 30)
+		this.db.sql("update webhook_deliveries set created_at = :at where webhook_id = cast(:id as uuid)")
+			.bind("at", this.clock.instant().minus(Duration.ofDays(31)))
+			.bind("id", id)
+			.fetch()
+			.rowsUpdated()
+			.block();
+		assertThat(this.retention.sweep().block(Duration.ofSeconds(30))).isEqualTo(1L);
+		String log = get(this.partner, PATH + "/" + id + "/deliveries").expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat((List<String>) JsonPath.read(log, "$.data[*].status")).containsExactly("failing");
 	}
 
 	@Test

@@ -1,0 +1,48 @@
+package com.healthpartner.api.webhook;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+import reactor.core.publisher.Mono;
+
+import com.healthpartner.api.changes.ChangesProperties;
+import com.healthpartner.api.system.PeriodicSweep;
+
+/**
+ * Deletes the delivery log's finished deliveries (succeeded or given up) once they are as
+ * old as the changes the feed keeps ({@code APP_CHANGES_RETENTION}, 30 days), every
+ * minute, in batches, each its own short statement: five endpoints make five rows per
+ * change, and a delivery whose change is gone could not be sent again anyway. Open
+ * deliveries stay (a disabled endpoint's wait for it to be enabled). Any instance may run
+ * it beside another: both delete what is there.
+ */
+final class DeliveryRetention extends PeriodicSweep {
+
+	private final WebhookRepository webhooks;
+
+	private final ChangesProperties properties;
+
+	private final Clock clock;
+
+	DeliveryRetention(WebhookRepository webhooks, ChangesProperties properties, Clock clock) {
+		super(Duration.ofMinutes(1), "delete old webhook deliveries");
+		this.webhooks = webhooks;
+		this.properties = properties;
+		this.clock = clock;
+	}
+
+	@Override
+	public Mono<Long> sweep() {
+		return sweep(this.clock.instant().minus(this.properties.retention()));
+	}
+
+	/** Deletes the finished deliveries made before {@code before}; returns how many. */
+	Mono<Long> sweep(Instant before) {
+		int batch = this.properties.retentionBatch();
+		return this.webhooks.deleteFinishedBefore(before, batch)
+			.expand((deleted) -> (deleted < batch) ? Mono.empty() : this.webhooks.deleteFinishedBefore(before, batch))
+			.reduce(0L, Long::sum);
+	}
+
+}
