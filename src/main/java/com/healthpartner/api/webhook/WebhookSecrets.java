@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 
+import javax.crypto.spec.SecretKeySpec;
+
 import com.healthpartner.api.crypto.Digests;
 
 /**
@@ -27,8 +29,16 @@ final class WebhookSecrets {
 	}
 
 	static String sign(String secret, String messageId, long timestamp, String body) {
-		byte[] key = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
-		byte[] mac = Digests.hmacSha256(Digests.hmacKey(key),
+		return sign(key(secret), messageId, timestamp, body);
+	}
+
+	/** The HMAC key of a secret ({@code whsec_…}). */
+	static SecretKeySpec key(String secret) {
+		return Digests.hmacKey(Base64.getDecoder().decode(secret.substring(PREFIX.length())));
+	}
+
+	static String sign(SecretKeySpec key, String messageId, long timestamp, String body) {
+		byte[] mac = Digests.hmacSha256(key,
 				(messageId + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8));
 		return "v1," + Base64.getEncoder().encodeToString(mac);
 	}
