@@ -7,6 +7,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Component;
 
+import com.healthpartner.api.system.BatchedDeletes;
 import com.healthpartner.api.system.PeriodicSweep;
 
 /**
@@ -40,9 +41,8 @@ class ChangeRetention extends PeriodicSweep {
 	Mono<Long> sweep(java.time.Instant before) {
 		int batch = this.properties.retentionBatch();
 		return this.changes.keepFrom(before)
-			.flatMap((keptFrom) -> this.changes.deleteBefore(keptFrom, batch)
-				.expand((deleted) -> (deleted < batch) ? Mono.empty() : this.changes.deleteBefore(keptFrom, batch))
-				.reduce(0L, Long::sum));
+			.flatMap((keptFrom) -> BatchedDeletes.untilDone(() -> this.changes.deleteBefore(keptFrom, batch), batch,
+					Duration.ZERO));
 	}
 
 }

@@ -12,6 +12,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.system.BatchedDeletes;
 import com.healthpartner.api.system.PeriodicSweep;
 
 /**
@@ -72,11 +73,7 @@ class ErasureWorker extends PeriodicSweep {
 	 * between two runs.
 	 */
 	private Mono<Void> drain(Supplier<Mono<Long>> step) {
-		int batch = this.properties.batchSize();
-		return Mono.defer(step)
-			.expand((deleted) -> (deleted < batch) ? Mono.empty()
-					: Mono.defer(step).delaySubscription(this.properties.batchPause()))
-			.then();
+		return BatchedDeletes.untilDone(step, this.properties.batchSize(), this.properties.batchPause()).then();
 	}
 
 }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import reactor.core.publisher.Mono;
 
 import com.healthpartner.api.changes.ChangesProperties;
+import com.healthpartner.api.system.BatchedDeletes;
 import com.healthpartner.api.system.PeriodicSweep;
 
 /**
@@ -40,9 +41,7 @@ final class DeliveryRetention extends PeriodicSweep {
 	/** Deletes the finished deliveries made before {@code before}; returns how many. */
 	Mono<Long> sweep(Instant before) {
 		int batch = this.properties.retentionBatch();
-		return this.webhooks.deleteFinishedBefore(before, batch)
-			.expand((deleted) -> (deleted < batch) ? Mono.empty() : this.webhooks.deleteFinishedBefore(before, batch))
-			.reduce(0L, Long::sum);
+		return BatchedDeletes.untilDone(() -> this.webhooks.deleteFinishedBefore(before, batch), batch, Duration.ZERO);
 	}
 
 }

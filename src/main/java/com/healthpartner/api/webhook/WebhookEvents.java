@@ -50,16 +50,14 @@ final class WebhookEvents {
 	}
 
 	/**
-	 * The read scope a partner must hold for a message of {@code eventType} to be sent,
-	 * named as the partner sees it: the kind's ({@code metrics:read}) for a change of
-	 * records of a kind, else null (any read scope: a user's erasure, an import or a
-	 * test).
+	 * The read scope a partner must hold for a message of {@code eventType} to be sent:
+	 * the kind's ({@code metrics:read}) for a change of records of a kind, else null (any
+	 * read scope: a user's erasure, an import or a test).
 	 */
-	String scopeNeeded(String eventType) {
+	Scope scopeNeeded(String eventType) {
 		for (RecordKind kind : this.kinds) {
-			if (eventType.startsWith(kind.resource()) && eventType.length() > kind.resource().length()
-					&& eventType.charAt(kind.resource().length()) == '.') {
-				return kind.read().value();
+			if (eventType.startsWith(kind.resource() + ".")) {
+				return kind.read();
 			}
 		}
 		return null;
@@ -71,11 +69,8 @@ final class WebhookEvents {
 	 * others while it holds one of them).
 	 */
 	boolean permits(String eventType, Set<Scope> scopes) {
-		String needed = scopeNeeded(eventType);
-		if (needed != null) {
-			return scopes.stream().anyMatch((scope) -> scope.value().equals(needed));
-		}
-		return readScopes().stream().anyMatch(scopes::contains);
+		Scope needed = scopeNeeded(eventType);
+		return (needed != null) ? scopes.contains(needed) : readScopes().stream().anyMatch(scopes::contains);
 	}
 
 }

@@ -28,10 +28,6 @@ final class WebhookSecrets {
 		return PREFIX + Base64.getEncoder().encodeToString(key);
 	}
 
-	static String sign(String secret, String messageId, long timestamp, String body) {
-		return sign(key(secret), messageId, timestamp, body);
-	}
-
 	/** The HMAC key of a secret ({@code whsec_…}). */
 	static SecretKeySpec key(String secret) {
 		return Digests.hmacKey(Base64.getDecoder().decode(secret.substring(PREFIX.length())));

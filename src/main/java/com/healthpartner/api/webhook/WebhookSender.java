@@ -237,9 +237,9 @@ final class WebhookSender extends PeriodicSweep {
 		}
 		if (!this.events.permits(delivery.eventType(), Scope.parse(delivery.scopes()))) {
 			// the scope was taken from the partner after the message was made
-			String needed = this.events.scopeNeeded(delivery.eventType());
+			Scope needed = this.events.scopeNeeded(delivery.eventType());
 			return Mono.just(Outcome.notSent(delivery, at, "Not sent: the partner no longer holds "
-					+ ((needed != null) ? "the scope " + needed : "a read scope")));
+					+ ((needed != null) ? "the scope " + needed.value() : "a read scope")));
 		}
 		String body = body(delivery);
 		long timestamp = at.getEpochSecond();
