@@ -103,10 +103,16 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			}
 		}
 		if (DatabaseFailures.isUnavailable(failure)) {
-			warnUnavailable(exchange, failure);
+			warnUnavailable("Database unavailable", exchange, failure);
 			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
 					"The database cannot be reached; nothing was written. Retry shortly.", List.of(),
 					Map.of(HttpHeaders.RETRY_AFTER, "5"));
+		}
+		if (DatabaseFailures.isConflict(failure)) {
+			warnUnavailable("Transaction undone by the database (a concurrent one)", exchange, failure);
+			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
+					"The write met a concurrent one in the database and was undone; nothing was written. Retry.",
+					List.of(), Map.of(HttpHeaders.RETRY_AFTER, "1"));
 		}
 		log.error("Unexpected failure of request " + RequestIds.of(exchange), failure);
 		return new ApiException(ProblemType.INTERNAL_ERROR, "An unexpected error occurred");
@@ -117,7 +123,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 	 * otherwise write one, and the lines would take the time of the requests that can
 	 * still be served (the access log has every request's status and id).
 	 */
-	private void warnUnavailable(ServerWebExchange exchange, Throwable failure) {
+	private void warnUnavailable(String what, ServerWebExchange exchange, Throwable failure) {
 		long now = System.nanoTime();
 		long next = this.nextUnavailableWarning.get();
 		if (now - next < 0 || !this.nextUnavailableWarning.compareAndSet(next, now + WARN_EVERY_NANOS)) {
@@ -125,7 +131,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			return;
 		}
 		long more = this.unavailableUnlogged.getAndSet(0);
-		log.warn("Database unavailable for request " + RequestIds.of(exchange) + ": " + failure
+		log.warn(what + " for request " + RequestIds.of(exchange) + ": " + failure
 				+ ((more > 0) ? " (and " + more + " more requests since the last such line)" : ""));
 	}
 

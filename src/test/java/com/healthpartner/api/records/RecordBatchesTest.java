@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -24,9 +26,11 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.metric.Metrics;
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.Kinds;
+import com.healthpartner.api.support.LockWaits;
 import com.healthpartner.api.support.PartnerTest;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.RateLimitHeaders;
@@ -292,6 +296,59 @@ class RecordBatchesTest extends PartnerTest {
 		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", this.user))
 			.singleElement()
 			.satisfies((record) -> assertThat(record.get("client_record_version")).isEqualTo(1));
+		assertThat(feedKinds()).containsExactly("created");
+	}
+
+	@Test
+	void aBatchThatTheDatabaseUndoesInADeadlockIs503WithRetryAfterAndStoresNothing() throws Exception {
+		String stored = "{\"user_id\": \"" + this.user
+				+ "\", \"client_record_id\": \"b\", \"client_record_version\": 1, \"metrics\": {\"weight\": 70}}";
+		this.api.create(HealthApi.METRICS, this.partner.apiKey(), stored);
+		UUID partnerId = UUID.fromString(this.partner.partnerId());
+		Connection other = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
+		assertThat(other).isNotNull();
+		try {
+			// another transaction holds "b"; the batch inserts "a" and waits for "b"; the
+			// other then inserts "a" too and waits for the batch: a deadlock, which the
+			// database ends by undoing the transaction that waited first, the batch's
+			Mono.from(other.beginTransaction()).block(Duration.ofSeconds(10));
+			Flux.from(other
+				.createStatement(
+						"select 1 from metric_records where partner_id = $1 and client_record_id = 'b' for update")
+				.bind("$1", partnerId)
+				.execute()).flatMap((result) -> result.map((row, meta) -> 1)).blockLast(Duration.ofSeconds(10));
+			String items = "[" + stored.replace("\"b\"", "\"a\"") + ", "
+					+ stored.replace("\"client_record_version\": 1", "\"client_record_version\": 2") + "]";
+			CompletableFuture<WebTestClient.ResponseSpec> answer = CompletableFuture
+				.supplyAsync(() -> batch(Metrics.KIND, items));
+			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> LockWaits.count(this.db) == 1)).isTrue();
+			CompletableFuture<Long> otherInsert = Flux
+				.from(other.createStatement("insert into metric_records (id, partner_id, user_id, client_record_id, "
+						+ "client_record_version, metrics, recorded_at, created_at, view) values ($1, $2, 'other', 'a', "
+						+ "1, '{}', now(), now(), '{}')")
+					.bind("$1", UUID.randomUUID())
+					.bind("$2", partnerId)
+					.execute())
+				.flatMap((result) -> result.getRowsUpdated())
+				.last()
+				.toFuture();
+			WebTestClient.ResponseSpec undone = answer.get(10, TimeUnit.SECONDS);
+			undone.expectHeader().valueEquals("Retry-After", "1");
+			Expect.problem(undone, HttpStatus.SERVICE_UNAVAILABLE, "service_unavailable")
+				.jsonPath("$.detail")
+				.value((String detail) -> assertThat(detail).contains("concurrent"));
+			// the batch's "a" is gone, so the other's insert goes on
+			assertThat(otherInsert.get(10, TimeUnit.SECONDS)).isEqualTo(1L);
+		}
+		finally {
+			Mono.from(other.rollbackTransaction()).then(Mono.from(other.close())).block(Duration.ofSeconds(10));
+		}
+		assertThat(this.api.allPages(this.partner.apiKey(), HealthApi.METRICS + "?user_id={u}", this.user))
+			.singleElement()
+			.satisfies((record) -> {
+				assertThat(record.get("client_record_id")).isEqualTo("b");
+				assertThat(record.get("client_record_version")).isEqualTo(1);
+			});
 		assertThat(feedKinds()).containsExactly("created");
 	}
 
