@@ -11,6 +11,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.web.reactive.function.server.HandlerFilterFunction;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
@@ -24,6 +25,9 @@ import com.healthpartner.api.system.BatchProperties;
 import com.healthpartner.api.system.DatabaseProperties;
 import com.healthpartner.api.web.Routes;
 
+import static org.springframework.web.reactive.function.server.RequestPredicates.DELETE;
+import static org.springframework.web.reactive.function.server.RequestPredicates.GET;
+import static org.springframework.web.reactive.function.server.RequestPredicates.POST;
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
 
 /**
@@ -51,11 +55,10 @@ class RecordRoutes {
 			IdempotentCreates creates, RecordLists lists, Listings listings, JsonMapper mapper, Clock clock,
 			AuditTrail audit, BatchProperties batchLimits) {
 		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, mapper, clock, audit);
-		return repositories.stream()
+		return Routes.firstOf(repositories.stream()
 			.map((records) -> routes(records.kind(), new RecordHandler(records, parts),
 					new RecordBatches(records, parts, batchLimits)))
-			.reduce(RouterFunction::and)
-			.orElseThrow();
+			.toList());
 	}
 
 	/**
@@ -69,17 +72,19 @@ class RecordRoutes {
 	private static RouterFunction<ServerResponse> kindRoutes(RecordKind kind, RecordHandler handler,
 			RecordBatches batches) {
 		String path = kind.path();
-		// the batch's path before /{id}, which it would otherwise match
-		return route().POST(path, handler::create)
-			.filter(Scopes.require(kind.write()))
-			.build()
-			.and(route().POST(path + "/batch", batches::create).filter(Scopes.require(kind.write())).build())
-			.and(Routes.otherMethods(path + "/batch", HttpMethod.POST))
-			.and(route().GET(path, handler::list).filter(Scopes.require(kind.read())).build())
-			.and(route().GET(path + "/{id}", handler::get).filter(Scopes.require(kind.read())).build())
-			.and(route().DELETE(path + "/{id}", handler::delete).filter(Scopes.require(kind.write())).build())
-			.and(Routes.otherMethods(path, HttpMethod.GET, HttpMethod.POST))
-			.and(Routes.otherMethods(path + "/{id}", HttpMethod.GET, HttpMethod.DELETE));
+		HandlerFilterFunction<ServerResponse, ServerResponse> reads = Scopes.require(kind.read());
+		HandlerFilterFunction<ServerResponse, ServerResponse> writes = Scopes.require(kind.write());
+		// each route's scope check wraps its handler (as RouterFunction.filter would, but
+		// found without subscribing: Routes.firstOf); the batch's path before /{id},
+		// which
+		// it would otherwise match
+		return Routes.firstOf(List.of(route(POST(path), writes.apply(handler::create)),
+				route(POST(path + "/batch"), writes.apply(batches::create)),
+				Routes.otherMethods(path + "/batch", HttpMethod.POST), route(GET(path), reads.apply(handler::list)),
+				route(GET(path + "/{id}"), reads.apply(handler::get)),
+				route(DELETE(path + "/{id}"), writes.apply(handler::delete)),
+				Routes.otherMethods(path, HttpMethod.GET, HttpMethod.POST),
+				Routes.otherMethods(path + "/{id}", HttpMethod.GET, HttpMethod.DELETE)));
 	}
 
 }

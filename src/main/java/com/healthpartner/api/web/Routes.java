@@ -3,6 +3,7 @@ package com.healthpartner.api.web;
 import java.util.List;
 import java.util.Set;
 
+import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpMethod;
@@ -56,6 +57,66 @@ public final class Routes {
 			}
 
 		};
+	}
+
+	/**
+	 * {@code routers} tried in their order, the first that routes the request winning, as
+	 * {@link RouterFunction#and} and {@link RouterFunction#andOther} try them, but
+	 * without their nesting: each of those is a {@code Flux.concat(...).next()} of the
+	 * two sides, so a request found by the first of twenty routers still passes twenty
+	 * levels of operators (and since Reactor 3.8 each level's subscriber is a
+	 * {@code ThreadLocal} it sets and removes). A router that answers at once
+	 * ({@code Mono.just}, {@code Mono.empty}, as a route's predicate or {@link #under}
+	 * do) is read without subscribing; only one that needs subscribing is followed by the
+	 * rest, once.
+	 */
+	@SuppressWarnings("unchecked")
+	public static <T extends ServerResponse> RouterFunction<T> firstOf(List<? extends RouterFunction<?>> routers) {
+		RouterFunction<T>[] tried = routers.toArray(RouterFunction[]::new);
+		return new RouterFunction<>() {
+
+			@Override
+			public Mono<HandlerFunction<T>> route(ServerRequest request) {
+				return routeFrom(tried, 0, request);
+			}
+
+			@Override
+			public void accept(RouterFunctions.Visitor visitor) {
+				for (RouterFunction<T> router : tried) {
+					router.accept(visitor);
+				}
+			}
+
+			@Override
+			public String toString() {
+				return List.of(tried).toString();
+			}
+
+		};
+	}
+
+	private static <T extends ServerResponse> Mono<HandlerFunction<T>> routeFrom(RouterFunction<T>[] routers, int first,
+			ServerRequest request) {
+		for (int i = first; i < routers.length; i++) {
+			Mono<HandlerFunction<T>> found = routers[i].route(request);
+			if (found instanceof Fuseable.ScalarCallable<?> known) {
+				Object handler;
+				try {
+					handler = known.call();
+				}
+				catch (Exception failure) {
+					return Mono.error(failure);
+				}
+				if (handler == null) {
+					continue;
+				}
+				return found;
+			}
+			int next = i + 1;
+			return (next == routers.length) ? found
+					: found.switchIfEmpty(Mono.defer(() -> routeFrom(routers, next, request)));
+		}
+		return Mono.empty();
 	}
 
 	private static boolean begins(PathContainer path, List<String> segments) {
