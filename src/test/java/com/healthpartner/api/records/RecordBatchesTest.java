@@ -274,15 +274,8 @@ class RecordBatchesTest extends PartnerTest {
 		this.api.create(HealthApi.METRICS, this.partner.apiKey(), stored);
 		// another transaction holds the stored record, so the batch's second statement
 		// waits for it past the request's deadline, after the first statement was written
-		Connection held = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
-		assertThat(held).isNotNull();
+		Connection held = holding("held");
 		try {
-			Mono.from(held.beginTransaction()).block(Duration.ofSeconds(10));
-			Flux.from(held
-				.createStatement(
-						"select 1 from metric_records where partner_id = $1 and client_record_id = 'held' for update")
-				.bind("$1", UUID.fromString(this.partner.partnerId()))
-				.execute()).flatMap((result) -> result.map((row, meta) -> 1)).blockLast(Duration.ofSeconds(10));
 			// a first run writes "first", the second updates it and waits for "held"
 			String first = stored.replace("held", "first");
 			String items = "[" + first + ", "
@@ -305,18 +298,13 @@ class RecordBatchesTest extends PartnerTest {
 				+ "\", \"client_record_id\": \"b\", \"client_record_version\": 1, \"metrics\": {\"weight\": 70}}";
 		this.api.create(HealthApi.METRICS, this.partner.apiKey(), stored);
 		UUID partnerId = UUID.fromString(this.partner.partnerId());
-		Connection other = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
-		assertThat(other).isNotNull();
+		// another transaction holds "b"; the batch inserts "a" and waits for "b"; the
+		// other
+		// then inserts "a" too and waits for the batch: a deadlock, which the database
+		// ends
+		// by undoing the transaction that waited first, the batch's
+		Connection other = holding("b");
 		try {
-			// another transaction holds "b"; the batch inserts "a" and waits for "b"; the
-			// other then inserts "a" too and waits for the batch: a deadlock, which the
-			// database ends by undoing the transaction that waited first, the batch's
-			Mono.from(other.beginTransaction()).block(Duration.ofSeconds(10));
-			Flux.from(other
-				.createStatement(
-						"select 1 from metric_records where partner_id = $1 and client_record_id = 'b' for update")
-				.bind("$1", partnerId)
-				.execute()).flatMap((result) -> result.map((row, meta) -> 1)).blockLast(Duration.ofSeconds(10));
 			String items = "[" + stored.replace("\"b\"", "\"a\"") + ", "
 					+ stored.replace("\"client_record_version\": 1", "\"client_record_version\": 2") + "]";
 			CompletableFuture<WebTestClient.ResponseSpec> answer = CompletableFuture
@@ -350,6 +338,22 @@ class RecordBatchesTest extends PartnerTest {
 				assertThat(record.get("client_record_version")).isEqualTo(1);
 			});
 		assertThat(feedKinds()).containsExactly("created");
+	}
+
+	/**
+	 * A connection whose open transaction holds the partner's stored metrics record of
+	 * {@code clientRecordId} (selected for update).
+	 */
+	private Connection holding(String clientRecordId) {
+		Connection connection = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
+		assertThat(connection).isNotNull();
+		Mono.from(connection.beginTransaction()).block(Duration.ofSeconds(10));
+		Flux.from(connection
+			.createStatement("select 1 from metric_records where partner_id = $1 and client_record_id = $2 for update")
+			.bind("$1", UUID.fromString(this.partner.partnerId()))
+			.bind("$2", clientRecordId)
+			.execute()).flatMap((result) -> result.map((row, meta) -> 1)).blockLast(Duration.ofSeconds(10));
+		return connection;
 	}
 
 	private WebTestClient.ResponseSpec batch(RecordKind kind, String items) {
