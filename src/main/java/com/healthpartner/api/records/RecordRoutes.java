@@ -74,10 +74,9 @@ class RecordRoutes {
 		String path = kind.path();
 		HandlerFilterFunction<ServerResponse, ServerResponse> reads = Scopes.require(kind.read());
 		HandlerFilterFunction<ServerResponse, ServerResponse> writes = Scopes.require(kind.write());
-		// each route's scope check wraps its handler (as RouterFunction.filter would, but
-		// found without subscribing: Routes.firstOf); the batch's path before /{id},
-		// which
-		// it would otherwise match
+		// each route's scope check wraps its handler, as RouterFunction.filter would, so
+		// that the route is found without subscribing (Routes.firstOf); the batch's path
+		// goes before /{id}, which it would otherwise match
 		return Routes.firstOf(List.of(route(POST(path), writes.apply(handler::create)),
 				route(POST(path + "/batch"), writes.apply(batches::create)),
 				Routes.otherMethods(path + "/batch", HttpMethod.POST), route(GET(path), reads.apply(handler::list)),

@@ -105,7 +105,8 @@ public final class Routes {
 					handler = known.call();
 				}
 				catch (Exception failure) {
-					return Mono.error(failure);
+					// a router's error (Mono.error): it ends the routing, as in a concat
+					return found;
 				}
 				if (handler == null) {
 					continue;
