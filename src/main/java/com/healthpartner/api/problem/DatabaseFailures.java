@@ -6,12 +6,10 @@ import java.util.concurrent.TimeoutException;
 
 import io.r2dbc.spi.R2dbcException;
 import io.r2dbc.spi.R2dbcNonTransientResourceException;
-import io.r2dbc.spi.R2dbcRollbackException;
 import io.r2dbc.spi.R2dbcTimeoutException;
 import io.r2dbc.spi.R2dbcTransientResourceException;
 
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.dao.TransientDataAccessResourceException;
 
@@ -47,14 +45,14 @@ public final class DatabaseFailures {
 
 	/**
 	 * The database undid the statement's transaction because of a concurrent one
-	 * (SQLSTATE class 40: deadlock detected, serialization failure): nothing of it was
-	 * written, and the same request may well succeed again.
+	 * (SQLSTATE class 40: deadlock detected, serialization failure), read from the
+	 * driver's exception among the causes (Spring's translation wraps it): nothing of it
+	 * was written, and the same request may well succeed again.
 	 */
 	public static boolean isConflict(Throwable failure) {
 		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
-			if (t instanceof PessimisticLockingFailureException || t instanceof R2dbcRollbackException
-					|| (t instanceof R2dbcException database && database.getSqlState() != null
-							&& database.getSqlState().startsWith("40"))) {
+			if (t instanceof R2dbcException database && database.getSqlState() != null
+					&& database.getSqlState().startsWith("40")) {
 				return true;
 			}
 		}

@@ -103,13 +103,13 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			}
 		}
 		if (DatabaseFailures.isUnavailable(failure)) {
-			warnUnavailable("Database unavailable", exchange, failure);
+			warnRetryable("Database unavailable", exchange, failure);
 			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
 					"The database cannot be reached; nothing was written. Retry shortly.", List.of(),
 					Map.of(HttpHeaders.RETRY_AFTER, "5"));
 		}
 		if (DatabaseFailures.isConflict(failure)) {
-			warnUnavailable("Transaction undone by the database (a concurrent one)", exchange, failure);
+			warnRetryable("Transaction undone by the database (a concurrent one)", exchange, failure);
 			return new ApiException(ProblemType.SERVICE_UNAVAILABLE,
 					"The write met a concurrent one in the database and was undone; nothing was written. Retry.",
 					List.of(), Map.of(HttpHeaders.RETRY_AFTER, "1"));
@@ -123,7 +123,7 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 	 * otherwise write one, and the lines would take the time of the requests that can
 	 * still be served (the access log has every request's status and id).
 	 */
-	private void warnUnavailable(String what, ServerWebExchange exchange, Throwable failure) {
+	private void warnRetryable(String what, ServerWebExchange exchange, Throwable failure) {
 		long now = System.nanoTime();
 		long next = this.nextUnavailableWarning.get();
 		if (now - next < 0 || !this.nextUnavailableWarning.compareAndSet(next, now + WARN_EVERY_NANOS)) {
@@ -131,8 +131,8 @@ class ProblemHandler implements ErrorWebExceptionHandler {
 			return;
 		}
 		long more = this.unavailableUnlogged.getAndSet(0);
-		log.warn(what + " for request " + RequestIds.of(exchange) + ": " + failure
-				+ ((more > 0) ? " (and " + more + " more requests since the last such line)" : ""));
+		log.warn(what + " for request " + RequestIds.of(exchange) + ": " + failure + ((more > 0)
+				? " (and " + more + " more 503s of the database, of either kind, since the last such line)" : ""));
 	}
 
 }

@@ -100,9 +100,9 @@ final class WebhookSender extends PeriodicSweep {
 	/** The most messages of one user sent one after the other on one claim. */
 	private static final int RUN = 50;
 
-	private final AtomicInteger inFlight = new AtomicInteger();
-
 	private static final Duration KEYS_KEPT = Duration.ofMinutes(10);
+
+	private final AtomicInteger inFlight = new AtomicInteger();
 
 	/**
 	 * The endpoints' HMAC keys by their secret as stored: decrypting it (AES-GCM) for
