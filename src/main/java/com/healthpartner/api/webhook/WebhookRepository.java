@@ -192,11 +192,18 @@ class WebhookRepository {
 		return spec.map(this::row).one();
 	}
 
-	/** Deletes the endpoint and its deliveries; whether it was there. */
-	Mono<Boolean> delete(UUID partnerId, UUID id) {
-		return this.db.sql("delete from webhooks where id = :id and partner_id = :partnerId")
+	/**
+	 * Deletes the endpoint, whose deliveries {@link #deleteLogsOfDeleted} deletes later;
+	 * whether it was there.
+	 */
+	Mono<Boolean> delete(UUID partnerId, UUID id, Instant now) {
+		return this.db.sql("""
+				with gone as (delete from webhooks where id = :id and partner_id = :partnerId returning id)
+				insert into webhooks_deleted (id, deleted_at) select id, :now from gone
+				""")
 			.bind("id", id)
 			.bind("partnerId", partnerId)
+			.bind("now", now)
 			.fetch()
 			.rowsUpdated()
 			.map((deleted) -> deleted > 0);
@@ -461,6 +468,30 @@ class WebhookRepository {
 			.bind("disableBefore", disableBefore);
 		spec = Bindings.nullable(spec, "code", statusCode, Integer.class);
 		return bookkeeping(Bindings.nullable(spec, "retryAt", retryAt, Instant.class).then());
+	}
+
+	/**
+	 * Deletes up to {@code batch} deliveries of deleted endpoints; returns how many. An
+	 * endpoint deleted before {@code forgetBefore} whose deliveries are all gone is
+	 * forgotten (kept until then for a delivery a statement under way at its deletion
+	 * might still have written).
+	 */
+	Mono<Long> deleteLogsOfDeleted(Instant forgetBefore, int batch) {
+		return this.db.sql("""
+				with batch as (
+				    select d.id from webhooks_deleted x cross join lateral (
+				        select d.id from webhook_deliveries d where d.webhook_id = x.id limit :batch
+				    ) d
+				    limit :batch
+				), gone as (
+				    delete from webhook_deliveries where id in (select id from batch) returning 1
+				), forgotten as (
+				    delete from webhooks_deleted x
+				    where x.deleted_at < :forgetBefore
+				      and not exists (select 1 from webhook_deliveries d where d.webhook_id = x.id)
+				)
+				select count(*) from gone
+				""").bind("forgetBefore", forgetBefore).bind("batch", batch).map((row) -> row.get(0, Long.class)).one();
 	}
 
 	/**

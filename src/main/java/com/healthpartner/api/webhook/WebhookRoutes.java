@@ -224,7 +224,7 @@ class WebhookRoutes {
 
 		Mono<ServerResponse> delete(ServerRequest request) {
 			UUID id = id(request);
-			return this.webhooks.delete(Principals.of(request).partnerId(), id)
+			return this.webhooks.delete(Principals.of(request).partnerId(), id, this.clock.instant())
 				.flatMap((deleted) -> deleted ? ServerResponse.noContent().build()
 						: Mono.error(RecordIds.notFound("webhook", id)));
 		}
