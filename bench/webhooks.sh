@@ -61,11 +61,14 @@ for port in "${RECEIVER_PORTS[@]}"; do
 	HOOKS+=("$(curl -sf -X POST "$BASE/api/v1/webhooks" -H "x-api-key: $KEY" -H 'content-type: application/json' \
 		-d "{\"url\":\"http://127.0.0.1:$port/hooks\"}" | json webhook_id)")
 done
-log "warm-up with the endpoints: ${WARMUP}s of POST metrics, then their messages sent"
-hot "${WARMUP}s" >/dev/null
-while [ "$(open_deliveries)" -gt 0 ]; do sleep 0.5; done
-log "POST metrics with 5 endpoints receiving every change, ${DURATION}s"
 succeeded() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status = 'succeeded'"; }
+log "warm-up with the endpoints: ${WARMUP}s of POST metrics, then their messages sent"
+WARM_BEFORE=$(psql -d bench_webhooks -Atc "select count(*) from changes")
+hot "${WARMUP}s" >/dev/null
+# every change of the warm-up sent to all five (turned into deliveries first: the dispatcher yields too)
+WARM_WRITTEN=$(( $(psql -d bench_webhooks -Atc "select count(*) from changes") - WARM_BEFORE ))
+while [ "$(succeeded)" -lt "$((WARM_WRITTEN * 5))" ] || [ "$(open_deliveries)" -gt 0 ]; do sleep 0.5; done
+log "POST metrics with 5 endpoints receiving every change, ${DURATION}s"
 BEFORE=$(psql -d bench_webhooks -Atc "select count(*) from changes")
 SENT_BEFORE=$(succeeded)
 HOOKED=$(hot "${DURATION}s")
@@ -80,6 +83,8 @@ for id in "${HOOKS[@]}"; do
 done
 kill $RECEIVERS
 wait $RECEIVERS || true
+# the deleted endpoints' deliveries are deleted in the background (DeliveryRetention): done before the next phase
+until [ "$(psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where webhook_id in (select id from webhooks_deleted)")" = 0 ]; do sleep 1; done
 log "POST metrics without webhooks again, ${DURATION}s"
 AGAIN=$(hot "${DURATION}s")
 
