@@ -78,13 +78,16 @@ final class ImportLines {
 	}
 
 	/**
-	 * Stores {@code body}'s lines for {@code importId}, a segment at a time; once the
-	 * body has ended whole, {@code stored} of the lines stored (blank lines are not) and
-	 * the chunks they make, run while the upload's lock is still held (so that the import
-	 * is never without either a receiving upload or its next status). Over
-	 * {@code maxBytes}: {@code 413}; on any failure what was stored is deleted.
+	 * Stores {@code body}'s lines for {@code importId}, a segment at a time, once the
+	 * upload's lock is held and {@code admitted} has completed (the import's row made: an
+	 * import is never {@code receiving} without its lock held, so no instance takes it
+	 * for abandoned; an error of {@code admitted} ends the upload before its body is
+	 * read); once the body has ended whole, {@code stored} of the lines stored (blank
+	 * lines are not) and the chunks they make, run while the upload's lock is still held
+	 * (so that the import is never without either a receiving upload or its next status).
+	 * Over {@code maxBytes}: {@code 413}; on any failure what was stored is deleted.
 	 */
-	<T> Mono<T> store(UUID importId, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator,
+	<T> Mono<T> store(UUID importId, Mono<?> admitted, Flux<DataBuffer> body, long maxBytes, ByteBufAllocator allocator,
 			Function<Stored, Mono<T>> stored) {
 		CopyRows rows = new CopyRows(importId, maxBytes, this.chunkLines, this.chunkBytes);
 		// the driver answers a failed stream with a COPY failure of its own: the cause (a
@@ -118,6 +121,7 @@ final class ImportLines {
 								.then(run(connection,
 										"select pg_advisory_lock(" + RECEIVING_LOCK.formatted("'" + importId + "'")
 												+ ")"))
+								.then(admitted.then())
 								.then(parts.windowUntil(Part::endsSegment)
 									.concatMap((rowsOfSegment) -> postgres(connection).copyIn(COPY)
 										.fromMany(rowsOfSegment.map((part) -> Mono.just(part.rows())))

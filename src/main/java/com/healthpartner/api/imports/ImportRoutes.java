@@ -157,27 +157,27 @@ class ImportRoutes {
 
 		private Mono<ServerResponse> receive(ServerRequest request, RecordKind kind, AuditActor actor, String key) {
 			UUID id = Ids.random();
-			return this.imports.start(id, kind, actor, key, this.properties.maxActive())
+			// the import's row is made once its upload holds the lock (ImportLines.store)
+			Mono<?> admitted = this.imports.start(id, kind, actor, key, this.properties.maxActive())
 				.switchIfEmpty(Mono.error(() -> new ApiException(ProblemType.TOO_MANY_IMPORTS,
 						"Your organisation already has " + this.properties.maxActive()
 								+ " imports receiving or processing; wait for one of them to complete",
 						List.of(), Map.of(HttpHeaders.RETRY_AFTER, "10"))))
-				.doOnNext((started) -> LongUploads.allow(request.exchange().getRequest()))
-				.flatMap((started) -> this.lines
-					.store(id, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
-							PooledByteBufAllocator.DEFAULT,
-							(stored) -> this.imports.received(id, stored, this.clock.instant()))
-					.doOnNext((received) -> this.worker.wake())
-					.onErrorResume((failure) -> this.imports.drop(id)
-						.onErrorResume((ignored) -> Mono.empty())
-						.then(Mono.error(failure)))
-					// the connection closed under it (the client went, or the edge timed
-					// the
-					// upload out): nobody waits for the drop
-					.doOnCancel(() -> this.imports.drop(id)
-						.subscribe(null,
-								(failure) -> log.warn("Import " + id + " could not be dropped now; "
-										+ "the worker drops it once its upload's lock is gone: " + failure))))
+				.doOnNext((started) -> LongUploads.allow(request.exchange().getRequest()));
+			return this.lines
+				.store(id, admitted, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
+						PooledByteBufAllocator.DEFAULT,
+						(stored) -> this.imports.received(id, stored, this.clock.instant()))
+				.doOnNext((received) -> this.worker.wake())
+				.onErrorResume((failure) -> this.imports.drop(id)
+					.onErrorResume((ignored) -> Mono.empty())
+					.then(Mono.error(failure)))
+				// the connection closed under it (the client went, or the edge timed the
+				// upload out): nobody waits for the drop
+				.doOnCancel(() -> this.imports.drop(id)
+					.subscribe(null,
+							(failure) -> log.warn("Import " + id + " could not be dropped now; "
+									+ "the worker drops it once its upload's lock is gone: " + failure)))
 				.flatMap((row) -> accepted(row, false));
 		}
 

@@ -2,6 +2,7 @@ package com.healthpartner.api.imports;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,7 +37,7 @@ class ImportLinesTest extends PartnerTest {
 		UUID id = newImport();
 		int lines = 100_000;
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id, Mono.empty(),
 					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.assertNext((stored) -> {
 				assertThat(stored.lines()).isEqualTo(lines);
@@ -71,7 +72,7 @@ class ImportLinesTest extends PartnerTest {
 		long bytes = (long) lines * line(1).length();
 		long started = System.nanoTime();
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20, 5000, 2 << 20).store(id,
+			.create(new ImportLines(this.pools.unwrap(), () -> true, 1 << 20, 5000, 2 << 20).store(id, Mono.empty(),
 					body(lines, 64 * 1024), 1L << 30, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.assertNext((stored) -> assertThat(stored.lines()).isEqualTo(lines))
 			.expectComplete()
@@ -85,7 +86,7 @@ class ImportLinesTest extends PartnerTest {
 	void aBodyOverTheLimitStoresNothing() {
 		UUID id = newImport();
 		StepVerifier
-			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id,
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id, Mono.empty(),
 					body(10_000, 4096), 100_000, PooledByteBufAllocator.DEFAULT, Mono::just))
 			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(ApiException.class)
 				.hasMessageContaining("larger than 100000 bytes"))
@@ -97,18 +98,46 @@ class ImportLinesTest extends PartnerTest {
 			.block()).isZero();
 	}
 
+	@Test
+	void anImportIsAdmittedOnlyOnceItsUploadHoldsTheLockSoNoInstanceTakesItForAbandoned() {
+		UUID id = UUID.randomUUID();
+		// while the import is admitted, another connection finds its receiving lock
+		// taken,
+		// and an instance dropping abandoned uploads (with a clock far ahead) leaves it
+		Mono<Boolean> lockFree = this.db
+			.sql("select pg_try_advisory_xact_lock(" + ImportLines.RECEIVING_LOCK.formatted("cast(:id as text)") + ")")
+			.bind("id", id.toString())
+			.map((row) -> row.get(0, Boolean.class))
+			.one();
+		ImportRepository imports = new ImportRepository(this.db, null);
+		Mono<Long> admitted = insertImport(id).then(lockFree)
+			.doOnNext(
+					(free) -> assertThat(free).as("the receiving lock is free while the import is admitted").isFalse())
+			.then(imports.abandoned(Instant.now().plus(Duration.ofDays(1))));
+		StepVerifier
+			.create(new ImportLines(this.pools.unwrap(), () -> false, 1 << 20, 5000, 2 << 20).store(id, admitted,
+					body(10, 4096), 1L << 30, PooledByteBufAllocator.DEFAULT, Mono::just))
+			.assertNext((stored) -> assertThat(stored.lines()).isEqualTo(10))
+			.expectComplete()
+			.verify(Duration.ofSeconds(30));
+		assertThat(this.db.sql("select count(*) from imports where id = :id")
+			.bind("id", id)
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).as("the import is still there").isEqualTo(1);
+	}
+
 	private UUID newImport() {
 		UUID id = UUID.randomUUID();
-		this.db.sql("""
+		insertImport(id).block();
+		return id;
+	}
+
+	private Mono<Void> insertImport(UUID id) {
+		return this.db.sql("""
 				insert into imports (id, partner_id, key_id, request_id, resource, status, created_at)
 				values (:id, cast(:partner as uuid), :key, 'test', 'metrics', 'receiving', now())
-				""")
-			.bind("id", id)
-			.bind("partner", this.partner.partnerId())
-			.bind("key", UUID.randomUUID())
-			.then()
-			.block();
-		return id;
+				""").bind("id", id).bind("partner", this.partner.partnerId()).bind("key", UUID.randomUUID()).then();
 	}
 
 	/**
