@@ -523,19 +523,15 @@ class WebhooksTest extends PartnerTest {
 	}
 
 	private long storedDeliveries(String webhookId) {
-		return this.db.sql("select count(*) from webhook_deliveries where webhook_id = cast(:id as uuid)")
-			.bind("id", webhookId)
-			.map((row) -> row.get(0, Long.class))
-			.one()
-			.block();
+		return count("select count(*) from webhook_deliveries where webhook_id = cast(:id as uuid)", webhookId);
 	}
 
 	private boolean deletedKept(String webhookId) {
-		return this.db.sql("select count(*) from webhooks_deleted where id = cast(:id as uuid)")
-			.bind("id", webhookId)
-			.map((row) -> row.get(0, Long.class))
-			.one()
-			.block() == 1;
+		return count("select count(*) from webhooks_deleted where id = cast(:id as uuid)", webhookId) == 1;
+	}
+
+	private long count(String sql, String id) {
+		return this.db.sql(sql).bind("id", id).map((row) -> row.get(0, Long.class)).one().block();
 	}
 
 	@Test
