@@ -33,18 +33,18 @@ final class BinaryArrays implements CodecRegistrar {
 			CodecRegistry registry) {
 		List<Encoder<?>> encoders = List.of(
 				new Encoder<>(UUID[].class, PostgresqlObjectId.UUID_ARRAY, PostgresqlObjectId.UUID,
-						BinaryEncoder.drivers(registry, new UUID[0]), allocator,
+						BinaryEncoder.drivers(registry, new UUID[0]),
 						(buffer, id) -> buffer.writeInt(16)
 							.writeLong(id.getMostSignificantBits())
 							.writeLong(id.getLeastSignificantBits())),
 				new Encoder<>(Instant[].class, PostgresqlObjectId.TIMESTAMPTZ_ARRAY, PostgresqlObjectId.TIMESTAMPTZ,
-						BinaryEncoder.drivers(registry, new Instant[0]), allocator,
+						BinaryEncoder.drivers(registry, new Instant[0]),
 						(buffer, instant) -> buffer.writeInt(8).writeLong(BinaryInstants.micros(instant))),
 				new Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY, PostgresqlObjectId.INT8,
-						BinaryEncoder.drivers(registry, new Long[0]), allocator,
+						BinaryEncoder.drivers(registry, new Long[0]),
 						(buffer, number) -> buffer.writeInt(8).writeLong(number)),
 				new Encoder<>(String[].class, PostgresqlObjectId.VARCHAR_ARRAY, PostgresqlObjectId.VARCHAR,
-						BinaryEncoder.drivers(registry, new String[0]), allocator, BinaryArrays::writeText));
+						BinaryEncoder.drivers(registry, new String[0]), BinaryArrays::writeText));
 		for (Encoder<?> encoder : encoders) {
 			if (encoder.drivers != null) {
 				registry.addFirst(encoder);
@@ -79,8 +79,8 @@ final class BinaryArrays implements CodecRegistrar {
 		private final ElementWriter<E> writer;
 
 		Encoder(Class<E[]> type, PostgresqlObjectId arrayType, PostgresqlObjectId elementType, Codec<?> drivers,
-				ByteBufAllocator allocator, ElementWriter<E> writer) {
-			super(type, arrayType, drivers, allocator);
+				ElementWriter<E> writer) {
+			super(type, arrayType, drivers);
 			this.elementType = elementType;
 			this.writer = writer;
 		}
@@ -98,7 +98,7 @@ final class BinaryArrays implements CodecRegistrar {
 			for (E element : elements) {
 				nulls |= element == null;
 			}
-			ByteBuf buffer = this.allocator.buffer(20 + elements.length * 24);
+			ByteBuf buffer = buffer(20 + elements.length * 24);
 			buffer.writeInt((elements.length > 0) ? 1 : 0)
 				.writeInt(nulls ? 1 : 0)
 				.writeInt(this.elementType.getObjectId());

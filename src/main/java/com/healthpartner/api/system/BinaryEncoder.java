@@ -3,7 +3,7 @@ package com.healthpartner.api.system;
 import java.util.List;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.r2dbc.postgresql.client.EncodedParameter;
 import io.r2dbc.postgresql.codec.Codec;
 import io.r2dbc.postgresql.codec.CodecMetadata;
@@ -21,6 +21,13 @@ import reactor.core.publisher.Mono;
  * type. The driver looks codecs up by their metadata, so an encoder describes itself as
  * the codec of its Java type in binary, and of no data type: it decodes nothing (unless a
  * subclass says otherwise).
+ * <p>
+ * A parameter's bytes go in a heap buffer of its own, not one of the connection's pool:
+ * the driver releases a parameter once its Bind message is written, but not when the
+ * statement is cancelled before that (a request cut off, a deadline passed:
+ * r2dbc-postgresql issue 734), and a pooled buffer lost so keeps its memory for good
+ * while a heap buffer is collected like any object. The bytes are copied into the Bind
+ * message either way.
  */
 abstract class BinaryEncoder implements Codec<Object>, CodecMetadata {
 
@@ -31,13 +38,15 @@ abstract class BinaryEncoder implements Codec<Object>, CodecMetadata {
 	/** The driver's codec of the same Java type: null where the driver has none. */
 	final Codec<?> drivers;
 
-	final ByteBufAllocator allocator;
-
-	BinaryEncoder(Class<?> type, PostgresqlObjectId sent, Codec<?> drivers, ByteBufAllocator allocator) {
+	BinaryEncoder(Class<?> type, PostgresqlObjectId sent, Codec<?> drivers) {
 		this.type = type;
 		this.sent = sent;
 		this.drivers = drivers;
-		this.allocator = allocator;
+	}
+
+	/** A buffer for a parameter's bytes, of {@code capacity} to begin with. */
+	static ByteBuf buffer(int capacity) {
+		return Unpooled.buffer(capacity);
 	}
 
 	/**
@@ -54,8 +63,8 @@ abstract class BinaryEncoder implements Codec<Object>, CodecMetadata {
 	}
 
 	/**
-	 * The binary form of {@code value}, in a buffer of {@link #allocator}'s, written when
-	 * the driver sends the parameter.
+	 * The binary form of {@code value}, in a {@link #buffer}, written when the driver
+	 * sends the parameter.
 	 */
 	abstract ByteBuf write(Object value);
 

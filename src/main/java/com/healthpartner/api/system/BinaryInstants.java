@@ -33,7 +33,7 @@ final class BinaryInstants implements CodecRegistrar {
 			CodecRegistry registry) {
 		Codec<?> drivers = BinaryEncoder.drivers(registry, Instant.EPOCH);
 		if (drivers != null) {
-			registry.addFirst(new InstantCodec(drivers, allocator));
+			registry.addFirst(new InstantCodec(drivers));
 		}
 		return Mono.empty();
 	}
@@ -75,13 +75,13 @@ final class BinaryInstants implements CodecRegistrar {
 	 */
 	static final class InstantCodec extends BinaryEncoder {
 
-		InstantCodec(Codec<?> drivers, ByteBufAllocator allocator) {
-			super(Instant.class, PostgresqlObjectId.TIMESTAMPTZ, drivers, allocator);
+		InstantCodec(Codec<?> drivers) {
+			super(Instant.class, PostgresqlObjectId.TIMESTAMPTZ, drivers);
 		}
 
 		@Override
 		ByteBuf write(Object value) {
-			return this.allocator.buffer(8).writeLong(micros((Instant) value));
+			return buffer(8).writeLong(micros((Instant) value));
 		}
 
 		@Override

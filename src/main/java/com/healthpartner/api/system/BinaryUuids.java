@@ -26,7 +26,7 @@ final class BinaryUuids implements CodecRegistrar {
 			CodecRegistry registry) {
 		Codec<?> drivers = BinaryEncoder.drivers(registry, new UUID(0, 0));
 		if (drivers != null) {
-			registry.addFirst(new Encoder(drivers, allocator));
+			registry.addFirst(new Encoder(drivers));
 		}
 		return Mono.empty();
 	}
@@ -34,16 +34,14 @@ final class BinaryUuids implements CodecRegistrar {
 	/** An id as its 16 bytes. */
 	static final class Encoder extends BinaryEncoder {
 
-		Encoder(Codec<?> drivers, ByteBufAllocator allocator) {
-			super(UUID.class, PostgresqlObjectId.UUID, drivers, allocator);
+		Encoder(Codec<?> drivers) {
+			super(UUID.class, PostgresqlObjectId.UUID, drivers);
 		}
 
 		@Override
 		ByteBuf write(Object value) {
 			UUID id = (UUID) value;
-			return this.allocator.buffer(16)
-				.writeLong(id.getMostSignificantBits())
-				.writeLong(id.getLeastSignificantBits());
+			return buffer(16).writeLong(id.getMostSignificantBits()).writeLong(id.getLeastSignificantBits());
 		}
 
 	}

@@ -105,8 +105,7 @@ class BinaryArraysTest extends IntegrationTest {
 	@Test
 	void writesPostgresqlsBinaryArrayLayout() {
 		BinaryArrays.Encoder<Long> encoder = new BinaryArrays.Encoder<>(Long[].class, PostgresqlObjectId.INT8_ARRAY,
-				PostgresqlObjectId.INT8, null, ByteBufAllocator.DEFAULT,
-				(buffer, number) -> buffer.writeInt(8).writeLong(number));
+				PostgresqlObjectId.INT8, null, (buffer, number) -> buffer.writeInt(8).writeLong(number));
 		ByteBuf written = encoder.write(new Long[] { 7L, null });
 		try {
 			assertThat(ByteBufUtil.hexDump(written)).isEqualTo(

@@ -81,7 +81,7 @@ class BinaryInstantsTest extends IntegrationTest {
 
 	@Test
 	void takesOverOnlyBinaryTimestamptzReadAsInstants() {
-		BinaryInstants.InstantCodec codec = new BinaryInstants.InstantCodec(null, null);
+		BinaryInstants.InstantCodec codec = new BinaryInstants.InstantCodec(null);
 		int timestamptz = PostgresqlObjectId.TIMESTAMPTZ.getObjectId();
 		assertThat(codec.canDecode(timestamptz, Format.FORMAT_BINARY, Instant.class)).isTrue();
 		assertThat(codec.canDecode(timestamptz, Format.FORMAT_TEXT, Instant.class)).isFalse();
