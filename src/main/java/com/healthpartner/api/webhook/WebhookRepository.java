@@ -28,6 +28,12 @@ class WebhookRepository {
 	 */
 	private static final String ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
 
+	/**
+	 * The deliveries' bookkeeping plans each statement for its values
+	 * ({@link #bookkeeping}): this in the transaction that does it.
+	 */
+	private static final String CUSTOM_PLANS = "set_config('plan_cache_mode', 'force_custom_plan', true)";
+
 	private final DatabaseClient db;
 
 	private final TransactionalOperator transaction;
@@ -306,10 +312,17 @@ class WebhookRepository {
 	 * outcomes) is no partner's acknowledged write, and what a crash of PostgreSQL could
 	 * take of it (its last fraction of a second) is made again or sent again, at least
 	 * once, with the same {@code webhook-id}. The writes of partners keep their disk
-	 * flushes to themselves.
+	 * flushes to themselves. Its statements are planned for their values, not with the
+	 * generic plan every other statement of a connection keeps: the delivery table starts
+	 * empty and grows by a row a message, and a generic plan made while it was small
+	 * scanned all of it for every outcome recorded once it was not (docs/design.md,
+	 * Generic plans).
 	 */
-	private <T> Mono<T> bookkeeping(Mono<T> work) {
-		return this.db.sql("select " + ASYNC_COMMIT).then().then(work).as(this.transaction::transactional);
+	<T> Mono<T> bookkeeping(Mono<T> work) {
+		return this.db.sql("select " + ASYNC_COMMIT + ", " + CUSTOM_PLANS)
+			.then()
+			.then(work)
+			.as(this.transaction::transactional);
 	}
 
 	/**
@@ -325,7 +338,8 @@ class WebhookRepository {
 	 */
 	Flux<Claimed> claim(int limit, int run, Instant now, Instant leasedUntil) {
 		return this.db
-			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, " + ASYNC_COMMIT)
+			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, " + ASYNC_COMMIT
+					+ ", " + CUSTOM_PLANS)
 			.map((row) -> Boolean.TRUE.equals(row.get("mine", Boolean.class)))
 			.one()
 			.flatMapMany((mine) -> mine ? this.db.sql(CLAIM)
@@ -404,11 +418,11 @@ class WebhookRepository {
 		if (rest.isEmpty()) {
 			return Mono.empty();
 		}
-		return this.db
+		return bookkeeping(this.db
 			.sql("update webhook_deliveries set leased_until = null where id = any(:ids) and leased_until = :lease")
 			.bind("ids", rest.stream().map(Claimed::id).toArray(UUID[]::new))
 			.bind("lease", rest.get(0).leasedUntil())
-			.then();
+			.then());
 	}
 
 	/**
