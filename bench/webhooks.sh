@@ -107,7 +107,7 @@ ms() { python3 -c "print(round($(field p99_us "$1") / 1000, 1))"; }
 	echo "| POST metrics, $CONNECTIONS connections, ${DURATION}s | req/s (p99) |"
 	echo "|---|---|"
 	echo "| without webhooks | $(field rps "$ALONE") ($(ms "$ALONE") ms) |"
-	echo "| with 5 endpoints receiving every change | $(field rps "$HOOKED") ($(ms "$HOOKED") ms): $(python3 -c "print(round(100 * $(field rps "$HOOKED") / (($(field rps "$ALONE") + $(field rps "$AGAIN")) / 2)))") % of the mean without |"
+	echo "| with 5 endpoints receiving every change | $(field rps "$HOOKED") ($(ms "$HOOKED") ms): $(python3 -c "print(round(100 * $(field rps "$HOOKED") / (($(field rps "$ALONE") + $(field rps "$AGAIN")) / 2)))") % of the mean without, $(python3 -c "print(round(100 * $(field rps "$HOOKED") / $(field rps "$AGAIN")))") % of the run after it |"
 	echo "| without webhooks again | $(field rps "$AGAIN") ($(ms "$AGAIN") ms) |"
 	echo
 	echo "With webhooks: $WRITTEN changes made $((WRITTEN * 5)) messages, $SENT_DURING of them sent during the run; the rest were sent within $DRAINED s after it."
