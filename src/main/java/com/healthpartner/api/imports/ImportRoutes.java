@@ -167,7 +167,12 @@ class ImportRoutes {
 			return this.lines
 				.store(id, admitted, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
 						PooledByteBufAllocator.DEFAULT,
-						(stored) -> this.imports.received(id, stored, this.clock.instant()))
+						(stored) -> this.imports.received(id, stored, this.clock.instant())
+							// its row no longer receiving: not stored, whatever took it;
+							// a 500,
+							// never an empty answer
+							.switchIfEmpty(Mono.error(() -> new IllegalStateException(
+									"Import " + id + " was no longer receiving when its upload ended"))))
 				.doOnNext((received) -> this.worker.wake())
 				.onErrorResume((failure) -> this.imports.drop(id)
 					.onErrorResume((ignored) -> Mono.empty())

@@ -327,6 +327,38 @@ class ImportsTest extends PartnerTest {
 	}
 
 	@Test
+	void anUploadWhoseImportIsGoneWhenItEndsIsAnErrorNotAnEmptyAnswer() throws Exception {
+		String line = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n";
+		try (Socket socket = new Socket("localhost", this.port)) {
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST " + PATH + "?kind=metrics HTTP/1.1\r\nHost: localhost\r\nx-api-key: "
+					+ this.partner.apiKey() + "\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
+					+ 2 * line.length() + "\r\n\r\n" + line)
+				.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			// the import's row, receiving, taken away under the upload
+			assertThat(Eventually.eventually(Duration.ofSeconds(5),
+					() -> this.db.sql("delete from imports where partner_id = :partnerId and status = 'receiving'")
+						.bind("partnerId", java.util.UUID.fromString(this.partner.partnerId()))
+						.fetch()
+						.rowsUpdated()
+						.block(),
+					(deleted) -> deleted == 1))
+				.isOne();
+			out.write(line.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			socket.setSoTimeout(10_000);
+			String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+			assertThat(answer).isEqualTo("HTTP/1.1 500");
+		}
+		assertThat(this.db.sql("select count(*) from imports where partner_id = :partnerId")
+			.bind("partnerId", java.util.UUID.fromString(this.partner.partnerId()))
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.block()).as("nothing stored").isZero();
+	}
+
+	@Test
 	void aSignedImportOfAnySizeIsCheckedAsItStreamsAndABadSignatureStoresNothing() {
 		StringBuilder lines = new StringBuilder();
 		for (int i = 0; i < 2000; i++) {
