@@ -168,9 +168,7 @@ class ImportRoutes {
 				.store(id, admitted, request.body(BodyExtractors.toDataBuffers()), this.properties.maxBytes(),
 						PooledByteBufAllocator.DEFAULT,
 						(stored) -> this.imports.received(id, stored, this.clock.instant())
-							// its row no longer receiving: not stored, whatever took it;
-							// a 500,
-							// never an empty answer
+							// the row no longer receiving: a 500, never an empty answer
 							.switchIfEmpty(Mono.error(() -> new IllegalStateException(
 									"Import " + id + " was no longer receiving when its upload ended"))))
 				.doOnNext((received) -> this.worker.wake())

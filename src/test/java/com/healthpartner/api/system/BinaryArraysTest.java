@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.UUID;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.r2dbc.postgresql.codec.PostgresqlObjectId;
 import org.junit.jupiter.api.Test;
