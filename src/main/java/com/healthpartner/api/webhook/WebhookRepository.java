@@ -29,10 +29,12 @@ class WebhookRepository {
 	private static final String ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
 
 	/**
-	 * The deliveries' bookkeeping plans each statement for its values
-	 * ({@link #bookkeeping}): this in the transaction that does it.
+	 * The settings of a transaction of the deliveries' bookkeeping
+	 * ({@link #bookkeeping}): its commit does not wait for the disk, and each statement
+	 * is planned for its values.
 	 */
-	private static final String CUSTOM_PLANS = "set_config('plan_cache_mode', 'force_custom_plan', true)";
+	private static final String BOOKKEEPING = ASYNC_COMMIT
+			+ ", set_config('plan_cache_mode', 'force_custom_plan', true)";
 
 	private final DatabaseClient db;
 
@@ -319,10 +321,7 @@ class WebhookRepository {
 	 * Generic plans).
 	 */
 	<T> Mono<T> bookkeeping(Mono<T> work) {
-		return this.db.sql("select " + ASYNC_COMMIT + ", " + CUSTOM_PLANS)
-			.then()
-			.then(work)
-			.as(this.transaction::transactional);
+		return this.db.sql("select " + BOOKKEEPING).then().then(work).as(this.transaction::transactional);
 	}
 
 	/**
@@ -338,8 +337,7 @@ class WebhookRepository {
 	 */
 	Flux<Claimed> claim(int limit, int run, Instant now, Instant leasedUntil) {
 		return this.db
-			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, " + ASYNC_COMMIT
-					+ ", " + CUSTOM_PLANS)
+			.sql("select pg_try_advisory_xact_lock(hashtextextended('webhook claims', 14)) as mine, " + BOOKKEEPING)
 			.map((row) -> Boolean.TRUE.equals(row.get("mine", Boolean.class)))
 			.one()
 			.flatMapMany((mine) -> mine ? this.db.sql(CLAIM)

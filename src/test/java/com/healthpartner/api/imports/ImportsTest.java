@@ -295,10 +295,7 @@ class ImportsTest extends PartnerTest {
 		String first = line.repeat(3000);
 		try (Socket socket = new Socket("localhost", this.port)) {
 			OutputStream out = socket.getOutputStream();
-			out.write(("POST " + PATH + "?kind=metrics HTTP/1.1\r\nHost: localhost\r\nx-api-key: "
-					+ this.partner.apiKey() + "\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
-					+ (first.length() + 2 * line.length()) + "\r\n\r\n" + first)
-				.getBytes(StandardCharsets.UTF_8));
+			out.write((uploadHead(first.length() + 2 * line.length()) + first).getBytes(StandardCharsets.UTF_8));
 			out.flush();
 			// the second line comes a segment's time after the first
 			Thread.sleep(1500);
@@ -333,10 +330,7 @@ class ImportsTest extends PartnerTest {
 		String line = "{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}\n";
 		try (Socket socket = new Socket("localhost", this.port)) {
 			OutputStream out = socket.getOutputStream();
-			out.write(("POST " + PATH + "?kind=metrics HTTP/1.1\r\nHost: localhost\r\nx-api-key: "
-					+ this.partner.apiKey() + "\r\nContent-Type: application/x-ndjson\r\nContent-Length: "
-					+ 2 * line.length() + "\r\n\r\n" + line)
-				.getBytes(StandardCharsets.UTF_8));
+			out.write((uploadHead(2 * line.length()) + line).getBytes(StandardCharsets.UTF_8));
 			out.flush();
 			// the import's row, receiving, taken away under the upload
 			assertThat(Eventually.eventually(Duration.ofSeconds(5),
@@ -361,6 +355,14 @@ class ImportsTest extends PartnerTest {
 			.as(StepVerifier::create)
 			.expectNext(0L)
 			.verifyComplete();
+	}
+
+	/**
+	 * The head of a raw metrics import upload of the partner, of {@code length} bytes.
+	 */
+	private String uploadHead(int length) {
+		return "POST " + PATH + "?kind=metrics HTTP/1.1\r\nHost: localhost\r\nx-api-key: " + this.partner.apiKey()
+				+ "\r\nContent-Type: application/x-ndjson\r\nContent-Length: " + length + "\r\n\r\n";
 	}
 
 	@Test
