@@ -44,6 +44,7 @@ import com.healthpartner.api.records.RecordRepository;
 import com.healthpartner.api.system.EventLoopPools;
 import com.healthpartner.api.web.BytesBody;
 import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.RequestLoad;
 import com.healthpartner.api.web.Routes;
 
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
@@ -71,8 +72,8 @@ class ImportRoutes {
 	@Bean
 	ImportWorker importWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper,
 			JsonBodies bodies, TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock,
-			InFlightRequests requests) {
-		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock, requests);
+			RequestLoad load) {
+		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock, load);
 	}
 
 	@Bean

@@ -32,7 +32,7 @@ import com.healthpartner.api.problem.FieldError;
 import com.healthpartner.api.records.RecordItems;
 import com.healthpartner.api.records.RecordRepository;
 import com.healthpartner.api.system.PeriodicSweep;
-import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.RequestLoad;
 
 /**
  * Applies stored imports, whichever instance received them: it claims the oldest import
@@ -43,7 +43,8 @@ import com.healthpartner.api.web.InFlightRequests;
  * commits only while this instance still holds the claim; a claim not renewed within its
  * lease passes to another instance. While the service is answering requests, the worker
  * pauses between chunks so that it works at most {@code APP_IMPORT_BUSY_SHARE} of the
- * time: partners' requests come first.
+ * time, and in proportion when it answers them some of the time ({@link RequestLoad}):
+ * partners' requests come first.
  */
 final class ImportWorker extends PeriodicSweep {
 
@@ -63,13 +64,13 @@ final class ImportWorker extends PeriodicSweep {
 
 	private final Clock clock;
 
-	private final InFlightRequests requests;
+	private final RequestLoad load;
 
 	/** How long the last chunk took ({@link System#nanoTime()}). */
 	private volatile long lastChunkNanos;
 
 	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
-			TransactionalOperator transaction, ImportProperties properties, Clock clock, InFlightRequests requests) {
+			TransactionalOperator transaction, ImportProperties properties, Clock clock, RequestLoad load) {
 		super(properties.pollInterval(), "apply imports");
 		this.imports = imports;
 		this.items = repositories.stream()
@@ -79,7 +80,7 @@ final class ImportWorker extends PeriodicSweep {
 		this.transaction = transaction;
 		this.properties = properties;
 		this.clock = clock;
-		this.requests = requests;
+		this.load = load;
 	}
 
 	/**
@@ -158,22 +159,34 @@ final class ImportWorker extends PeriodicSweep {
 	}
 
 	/**
-	 * {@code chunk}, after a pause if the service is answering requests: the last chunk
-	 * took {@code t}, so the pause is {@code t * (parallel / share - 1)}, which holds the
-	 * worker to {@code APP_IMPORT_BUSY_SHARE} of the time while partners are served (and
-	 * to all of it when none is).
+	 * {@code chunk}, after a pause as long as the service has been answering requests
+	 * lately ({@link RequestLoad}, {@code b} from 0 to 1): the last chunk took {@code t},
+	 * and each of the {@code parallel} chunks at a time works {@code share / parallel} of
+	 * the time while requests are always under way ({@code APP_IMPORT_BUSY_SHARE} of it
+	 * together), all of it while none is, and in between in proportion:
+	 * {@code d = b * share / parallel + (1 - b)}, so the pause is
+	 * {@code t * (1 / d - 1)}.
 	 */
 	private Mono<Void> yieldToRequests(Mono<Void> chunk) {
-		double share = this.properties.busyShare();
 		Mono<Void> timed = Mono.defer(() -> {
 			long started = System.nanoTime();
 			return chunk.doOnSuccess((ignored) -> this.lastChunkNanos = System.nanoTime() - started);
 		});
-		if (share >= 1 || this.requests.handling() == 0) {
-			return timed;
+		long pause = pause(this.lastChunkNanos, this.load.busy(), this.properties.busyShare(),
+				this.properties.parallelChunks());
+		return (pause > 0) ? Mono.delay(Duration.ofNanos(pause)).then(timed) : timed;
+	}
+
+	/**
+	 * The pause before a chunk, in nanoseconds: {@code last} the time the last one took,
+	 * {@code busy} the service's recent load (0 to 1) ({@link #yieldToRequests}).
+	 */
+	static long pause(long last, double busy, double share, int parallel) {
+		if (share >= 1) {
+			return 0;
 		}
-		long pause = (long) (this.lastChunkNanos * (this.properties.parallelChunks() / share - 1));
-		return Mono.delay(Duration.ofNanos(pause)).then(timed);
+		double duty = busy * share / parallel + (1 - busy);
+		return (long) (last * (1 / duty - 1));
 	}
 
 	/** The lines of a chunk, read from the database and parsed (not yet applied). */
