@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import com.healthpartner.api.system.LowPriority;
+
 /**
  * Webhooks (docs/operations.md, Webhooks): whether {@code http://} endpoints are allowed
  * ({@code APP_WEBHOOKS_ALLOW_HTTP}, for development), the hosts allowed although they
@@ -20,14 +22,16 @@ import org.springframework.util.unit.DataSize;
  * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while the service answers
  * requests, the share of the time an instance turns changes into deliveries
  * ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users' messages it sends at once
- * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8).
+ * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8); and the CPU priority of the threads that
+ * send ({@code APP_WEBHOOKS_NICE}, Linux's nice value, 19: the lowest; 0: as the
+ * requests').
  */
 @ConfigurationProperties("app.webhooks")
 public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @DefaultValue List<String> allowedHosts,
 		@DefaultValue("24h") Duration retryFor, @DefaultValue("10s") Duration timeout,
 		@DefaultValue("64KB") DataSize maxResponseBytes, @DefaultValue("5") int maxPerPartner,
 		@DefaultValue("256") int concurrency, @DefaultValue("100ms") Duration pollInterval,
-		@DefaultValue("0.1") double busyShare, @DefaultValue("8") int busyConcurrency) {
+		@DefaultValue("0.1") double busyShare, @DefaultValue("8") int busyConcurrency, @DefaultValue("19") int nice) {
 
 	public WebhookProperties {
 		allowedHosts = allowedHosts.stream().map(String::trim).filter((host) -> !host.isEmpty()).toList();
@@ -55,6 +59,9 @@ public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @Defau
 		if (busyConcurrency < 1 || busyConcurrency > concurrency) {
 			throw new IllegalArgumentException(
 					"APP_WEBHOOKS_BUSY_CONCURRENCY must be between 1 and APP_WEBHOOKS_CONCURRENCY");
+		}
+		if (nice < 0 || nice > LowPriority.LOWEST) {
+			throw new IllegalArgumentException("APP_WEBHOOKS_NICE must be between 0 and 19");
 		}
 	}
 

@@ -26,13 +26,17 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.timeout.ReadTimeoutException;
+import io.netty.util.concurrent.EventExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 
 import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.changes.FeedCursors;
@@ -40,6 +44,7 @@ import com.healthpartner.api.credential.SecretCipher;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.records.RecordKind;
+import com.healthpartner.api.system.LowPriority;
 import com.healthpartner.api.system.PeriodicSweep;
 import com.healthpartner.api.text.JsonText;
 
@@ -58,6 +63,11 @@ import com.healthpartner.api.text.JsonText;
  * redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives
  * up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing
  * of a request the service answers reaches an endpoint.
+ * <p>
+ * Sending runs on threads of its own at a lower CPU priority ({@link LowPriority},
+ * {@code APP_WEBHOOKS_NICE}, the lowest by default): its event loops, and the threads
+ * that resolve names and start a run. While the partners' requests keep the cores busy it
+ * gets little of them, and all it needs when they do not.
  */
 final class WebhookSender extends PeriodicSweep {
 
@@ -89,6 +99,15 @@ final class WebhookSender extends PeriodicSweep {
 	private final HttpClient client;
 
 	private final ConnectionProvider connections;
+
+	/** The event loops of the requests to endpoints, at the lower priority. */
+	private final LoopResources loops;
+
+	/**
+	 * Where a run starts and a URL's host is resolved (the JDK's resolver blocks), at the
+	 * lower priority.
+	 */
+	private final Scheduler background;
 
 	/**
 	 * The longest a due delivery waits for a sweep that nothing woke (a retry is due 5 s
@@ -135,7 +154,15 @@ final class WebhookSender extends PeriodicSweep {
 			.pendingAcquireTimeout(properties.timeout())
 			.maxIdleTime(Duration.ofSeconds(20))
 			.build();
+		int cores = Runtime.getRuntime().availableProcessors();
+		this.loops = LoopResources.create("webhooks", cores, true);
+		for (EventExecutor loop : this.loops.onClient(LoopResources.DEFAULT_NATIVE)) {
+			loop.execute(() -> LowPriority.lowerCurrentThread(properties.nice()));
+		}
+		this.background = Schedulers.newBoundedElastic(10 * cores, 100_000,
+				LowPriority.threads("webhooks", properties.nice()), 60);
 		this.client = HttpClient.create(this.connections)
+			.runOn(this.loops)
 			.followRedirect(false)
 			.compress(false)
 			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.timeout().toMillis())
@@ -160,7 +187,7 @@ final class WebhookSender extends PeriodicSweep {
 		return this.webhooks.claim(Math.min(room * 10, 2000), RUN, now, lease).collectList().doOnNext((claimed) -> {
 			for (List<WebhookRepository.Claimed> run : runs(claimed)) {
 				this.inFlight.incrementAndGet();
-				send(run).doFinally((signal) -> {
+				send(run).subscribeOn(this.background).doFinally((signal) -> {
 					this.inFlight.decrementAndGet();
 					wake();
 				}).subscribe(null, (failure) -> log.debug("Deliveries not recorded: " + failure));
@@ -226,7 +253,8 @@ final class WebhookSender extends PeriodicSweep {
 	@Override
 	public void stop() {
 		super.stop();
-		this.connections.disposeLater().subscribe();
+		this.connections.disposeLater().then(this.loops.disposeLater()).subscribe();
+		this.background.dispose();
 	}
 
 	private Mono<Outcome> attempt(WebhookRepository.Claimed delivery) {
@@ -244,7 +272,7 @@ final class WebhookSender extends PeriodicSweep {
 		String body = body(delivery);
 		long timestamp = at.getEpochSecond();
 		String signature = signature(delivery, at, timestamp, body);
-		return Mono.defer(() -> this.urls.resolve(this.urls.parse(delivery.url())))
+		return Mono.defer(() -> this.urls.resolve(this.urls.parse(delivery.url()), this.background))
 			.flatMap((target) -> send(target, delivery, body, timestamp, signature))
 			.timeout(this.properties.timeout())
 			.map((status) -> new Outcome(delivery, at, status, null, true))

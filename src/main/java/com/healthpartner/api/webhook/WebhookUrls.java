@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -70,6 +71,11 @@ final class WebhookUrls {
 	 * every address it has; the first to connect to, or a {@link Refused}.
 	 */
 	Mono<Target> resolve(URI uri) {
+		return resolve(uri, Schedulers.boundedElastic());
+	}
+
+	/** {@link #resolve(URI)} on {@code scheduler}. */
+	Mono<Target> resolve(URI uri, Scheduler scheduler) {
 		String host = host(uri);
 		return Mono.fromCallable(() -> {
 			InetAddress[] addresses;
@@ -98,7 +104,7 @@ final class WebhookUrls {
 			}
 			String hostHeader = uri.getRawAuthority();
 			return new Target(new InetSocketAddress(checked, port), secure, hostHeader, path);
-		}).subscribeOn(Schedulers.boundedElastic());
+		}).subscribeOn(scheduler);
 	}
 
 	private static String host(URI uri) {

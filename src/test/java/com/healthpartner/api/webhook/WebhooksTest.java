@@ -1,5 +1,7 @@
 package com.healthpartner.api.webhook;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +29,7 @@ import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.WebhookReceiver;
 import com.healthpartner.api.support.WebhookReceiver.Received;
+import com.healthpartner.api.system.LowPriority;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -269,6 +272,34 @@ class WebhooksTest extends PartnerTest {
 				.stream()
 				.map((change) -> (String) change.get("change_id"))
 				.toList());
+	}
+
+	@Test
+	void messagesAreSentFromThreadsAtTheLowestPriority() throws Exception {
+		String created = create(this.partner, "{\"url\": \"" + this.receiver.url() + "\"}").expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		action(PATH + "/" + JsonPath.read(created, "$.webhook_id") + "/test", HttpStatus.ACCEPTED);
+		Eventually.eventually(Duration.ofSeconds(10), () -> this.receiver.received(), (got) -> !got.isEmpty());
+		// the sender's threads by the names the kernel has for them (15 characters at
+		// most):
+		// its event loops (webhooks-io_uring-1, webhooks-epoll-1 or webhooks-nio-1) and
+		// the threads that start runs and resolve names (webhooks-1)
+		Map<String, Integer> nices = new java.util.TreeMap<>();
+		try (var threads = Files.list(Path.of("/proc/self/task"))) {
+			for (Path thread : threads.toList()) {
+				String name = Files.readString(thread.resolve("comm")).strip();
+				if (name.startsWith("webhooks-")) {
+					String stat = Files.readString(thread.resolve("stat"));
+					// the 19th field, counted after the name, which may hold spaces
+					nices.put(name + " " + thread.getFileName(),
+							Integer.valueOf(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19 - 3]));
+				}
+			}
+		}
+		assertThat(nices.keySet()).anyMatch((name) -> name.matches("webhooks-\\d+ .*"))
+			.anyMatch((name) -> name.matches("webhooks-(io_uri|epoll|nio).*"));
+		assertThat(nices.values()).containsOnly(LowPriority.LOWEST);
 	}
 
 	@Test
