@@ -2,11 +2,11 @@ package com.healthpartner.api.web;
 
 import java.time.Duration;
 
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+
+import com.healthpartner.api.system.PeriodicSweep;
 
 /**
  * How busy this instance has been with partners' requests lately: the share of the last
@@ -16,12 +16,12 @@ import org.springframework.stereotype.Component;
  * guide: a client polling an import's status five times a second caught by chance made a
  * lone import pause as if the instance were saturated.
  * <p>
- * Sampled every {@value #SAMPLE_MILLIS} ms (not counted at each request's start and end,
- * which would cost every request more than a counter) into an exponentially weighted
- * average over about {@value #WINDOW_MILLIS} ms.
+ * Sampled every {@value #SAMPLE_MILLIS} ms, a {@link PeriodicSweep} (not counted at each
+ * request's start and end, which would cost every request more than a counter) into an
+ * exponentially weighted average over about {@value #WINDOW_MILLIS} ms.
  */
 @Component
-public class RequestLoad implements SmartLifecycle {
+public class RequestLoad extends PeriodicSweep {
 
 	static final long SAMPLE_MILLIS = 10;
 
@@ -34,9 +34,8 @@ public class RequestLoad implements SmartLifecycle {
 	/** Written by the sampler only. */
 	private volatile double busy;
 
-	private volatile Disposable sampling;
-
 	public RequestLoad(InFlightRequests requests) {
+		super(Duration.ofMillis(SAMPLE_MILLIS), "sample the request load");
 		this.requests = requests;
 	}
 
@@ -52,22 +51,8 @@ public class RequestLoad implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		this.sampling = Flux.interval(Duration.ofMillis(SAMPLE_MILLIS)).subscribe((tick) -> sample());
-	}
-
-	@Override
-	public void stop() {
-		Disposable current = this.sampling;
-		if (current != null) {
-			current.dispose();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		Disposable current = this.sampling;
-		return current != null && !current.isDisposed();
+	public Mono<?> sweep() {
+		return Mono.fromRunnable(this::sample);
 	}
 
 }

@@ -1,13 +1,14 @@
 package com.healthpartner.api.system;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import com.healthpartner.api.support.ThreadPriorities;
+
+import static com.healthpartner.api.support.ThreadPriorities.niceOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -21,7 +22,7 @@ class LowPriorityTest {
 		CompletableFuture<Integer> nice = new CompletableFuture<>();
 		Thread thread = LowPriority.threads("low-priority-test", LowPriority.LOWEST).newThread(() -> {
 			try {
-				nice.complete(niceOf(Files.readSymbolicLink(Path.of("/proc/thread-self"))));
+				nice.complete(niceOf(ThreadPriorities.SELF));
 			}
 			catch (IOException ex) {
 				nice.completeExceptionally(ex);
@@ -35,13 +36,13 @@ class LowPriorityTest {
 
 	@Test
 	void theCallingThreadIsLoweredAndNoOtherIs() throws Exception {
-		int mine = niceOf(Files.readSymbolicLink(Path.of("/proc/thread-self")));
+		int mine = niceOf(ThreadPriorities.SELF);
 		CompletableFuture<int[]> nices = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				int before = niceOf(Files.readSymbolicLink(Path.of("/proc/thread-self")));
+				int before = niceOf(ThreadPriorities.SELF);
 				boolean lowered = LowPriority.lowerCurrentThread(10);
-				int after = niceOf(Files.readSymbolicLink(Path.of("/proc/thread-self")));
+				int after = niceOf(ThreadPriorities.SELF);
 				nices.complete(new int[] { before, lowered ? 1 : 0, after });
 			}
 			catch (IOException ex) {
@@ -55,18 +56,7 @@ class LowPriorityTest {
 		assertThat(seen[1]).isOne();
 		assertThat(seen[2]).isEqualTo(10);
 		// this thread, which lowered nothing, keeps its priority
-		assertThat(niceOf(Files.readSymbolicLink(Path.of("/proc/thread-self")))).isEqualTo(mine);
-	}
-
-	/**
-	 * The nice value of a thread from its {@code stat} ({@code thread}: the link
-	 * {@code /proc/thread-self} resolves to, relative to {@code /proc}); the 19th field,
-	 * counted after the command name, which may hold spaces.
-	 */
-	static int niceOf(Path thread) throws IOException {
-		String stat = Files.readString(Path.of("/proc").resolve(thread).resolve("stat"));
-		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-		return Integer.parseInt(fields[19 - 3]);
+		assertThat(niceOf(ThreadPriorities.SELF)).isEqualTo(mine);
 	}
 
 }

@@ -25,6 +25,7 @@ import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.Feed;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.PartnerTest;
+import com.healthpartner.api.support.ThreadPriorities;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.WebhookReceiver;
@@ -284,16 +285,14 @@ class WebhooksTest extends PartnerTest {
 		// the sender's threads by the names the kernel has for them (15 characters at
 		// most):
 		// its event loops (webhooks-io_uring-1, webhooks-epoll-1 or webhooks-nio-1) and
-		// the threads that start runs and resolve names (webhooks-1)
+		// the
+		// threads that start runs and resolve names (webhooks-1)
 		Map<String, Integer> nices = new java.util.TreeMap<>();
 		try (var threads = Files.list(Path.of("/proc/self/task"))) {
 			for (Path thread : threads.toList()) {
 				String name = Files.readString(thread.resolve("comm")).strip();
 				if (name.startsWith("webhooks-")) {
-					String stat = Files.readString(thread.resolve("stat"));
-					// the 19th field, counted after the name, which may hold spaces
-					nices.put(name + " " + thread.getFileName(),
-							Integer.valueOf(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19 - 3]));
+					nices.put(name + " " + thread.getFileName(), ThreadPriorities.niceOf(thread));
 				}
 			}
 		}
