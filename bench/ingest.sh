@@ -12,10 +12,14 @@
 #   heap and old generation sampled through it (bench/heap-sampler.py);
 # - back-pressure: the shared harness's POST metrics and GET metrics (50 rows) workloads at CONNECTIONS
 #   connections, after WARMUP seconds of each: first alone, then while a second import of ROWS lines is
-#   being received and applied, then alone again once it has completed, each phase ROUNDS rounds of a
+#   received and while it is applied, then alone again once it has completed; rounds of a
 #   WINDOW-second POST window and a GET window (interleaved, so that the VM's drift falls on every
-#   phase alike): the median requests/s and p99 of each path in each phase, every window's p99, and
-#   the median p99 during the import against the median of the windows alone. Before each phase the
+#   phase alike), ROUNDS of them alone, and during the import as many as it takes for ROUNDS to fall
+#   wholly within its apply (the upload is read slower while requests are under way, so the first
+#   rounds fall within the upload; a window across its end counts for neither): the median
+#   requests/s and p99 of each path in each phase, every window's p99, the median p99 while the
+#   import is received and while it is applied against the median of the windows alone, and the lines
+#   it applied a second meanwhile. Before each phase the
 #   database is settled (VACUUM ANALYZE, CHECKPOINT, then 10 s of POST unmeasured): what the imports
 #   before it left for vacuum and the checkpointer, and the full-page writes that follow a checkpoint,
 #   fall on no window.
@@ -183,20 +187,47 @@ settle
 log "hot paths alone: $ROUNDS rounds of POST and GET, ${WINDOW}s each"
 phase alone
 settle
-log "hot paths during an import of $ROWS lines"
+log "hot paths during an import of $ROWS lines: while it is received, then while it is applied"
+rm -f "$OUT/import-2.status"
 import_one import-2 &
 CURL=$!
 sleep 1
-phase during
-DURING_STATE=$(curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], 'with', d['processed'], 'of', d['lines'], 'lines applied' if d['lines'] else 'lines applied: still being received')")
-wait $CURL
+# the second import's state: receiving (curl has no answer yet), else its status and lines applied
+import_state() {
+	if [ ! -s "$OUT/import-2.status" ]; then echo receiving; return; fi
+	curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" |
+		python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], d['processed'])"
+}
+# window SCRIPT PATH: one window, filed by the import's state at its start and end: receiving-PATH.txt,
+# applying-PATH.txt (with the lines applied at its start and end) or, across a change, straddling-PATH.txt
+window() {
+	local before after result
+	before=$(import_state)
+	result=$(hot "$1")
+	after=$(import_state)
+	case "$before|$after" in
+	'receiving|receiving') echo "$result" >>"$OUT/receiving-$2.txt" ;;
+	processing*'|'processing*) echo "$result from=${before#processing } to=${after#processing }" >>"$OUT/applying-$2.txt" ;;
+	*) echo "$result $before -> $after" >>"$OUT/straddling-$2.txt" ;;
+	esac
+}
+count() { [ -f "$1" ] && wc -l <"$1" || echo 0; }
+# rounds of POST and GET until ROUNDS of each fell wholly in the apply, the import ended, or 30 rounds
+for _ in $(seq 1 30); do
+	window post_metrics post
+	window get_metrics get
+	[ "$(count "$OUT/applying-get.txt")" -ge "$ROUNDS" ] && [ "$(count "$OUT/applying-post.txt")" -ge "$ROUNDS" ] && break
+	case $(import_state) in receiving | processing*) ;; *) break ;; esac
+done
+DURING_STATE=$(import_state)
 # the import applied to its end, then the hot paths alone again
 while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | grep -q '"status":"processing"'; do sleep 1; done
 settle
 log "hot paths alone again"
 phase again
-# stats PHASE PATH: "median req/s (median p99 ms; p99s ms of the windows)"
+# stats PHASE PATH: "median req/s (median p99 ms; p99s ms of the windows)", or "none" without windows
 stats() {
+	[ -f "$OUT/$1-$2.txt" ] || { echo "none"; return; }
 	python3 - "$OUT/$1-$2.txt" <<'PY'
 import re, statistics, sys
 rows = [dict((k, float(v)) for k, v in re.findall(r'(\w+)=([0-9.]+)', line)) for line in open(sys.argv[1])]
@@ -205,9 +236,11 @@ print('%.0f (%.1f ms; %s)' % (statistics.median(r['rps'] for r in rows), statist
                                ' '.join('%.1f' % x for x in p99)))
 PY
 }
-# against PATH: the median p99 during against the median of the windows alone (before and after)
+# against PHASE PATH: the median p99 of PHASE's windows against the median of the windows alone (before
+# and after)
 against() {
-	python3 - "$OUT/alone-$1.txt" "$OUT/again-$1.txt" "$OUT/during-$1.txt" <<'PY'
+	[ -f "$OUT/$1-$2.txt" ] || { echo "-"; return; }
+	python3 - "$OUT/alone-$2.txt" "$OUT/again-$2.txt" "$OUT/$1-$2.txt" <<'PY'
 import re, statistics, sys
 def p99s(path):
     return [int(re.search(r'p99_us=([0-9]+)', line).group(1)) for line in open(path)]
@@ -216,9 +249,16 @@ during = statistics.median(p99s(sys.argv[3]))
 print('%+d %%' % round(100 * (during - alone) / alone))
 PY
 }
-# hotline NAME PATH: each phase's median req/s and p99, and the p99 during against alone
+# hotline NAME PATH: each phase's median req/s and p99, and the p99 while received and applied against alone
 hotline() {
-	echo "| $1, $CONNECTIONS connections | $(stats alone "$2") | $(stats during "$2") | $(stats again "$2") | $(against "$2") |"
+	echo "| $1, $CONNECTIONS connections | $(stats alone "$2") | $(stats receiving "$2") | $(stats applying "$2") | $(stats again "$2") | $(against receiving "$2") | $(against applying "$2") |"
+}
+# the lines the second import applied a second in the windows wholly within its apply
+applied_rate() {
+	cat "$OUT"/applying-*.txt 2>/dev/null | python3 -c "
+import re, sys
+spans = [(int(m.group(1)), int(m.group(2))) for m in (re.search(r'from=(\d+) to=(\d+)', l) for l in sys.stdin) if m]
+print('%.0f lines/s' % (sum(b - a for a, b in spans) / (len(spans) * $WINDOW)) if spans else 'no window wholly within it')"
 }
 
 {
@@ -230,11 +270,11 @@ hotline() {
 	echo "$FEW"
 	echo "| one import of $ROWS lines, first byte to completed ($IMPORTED records; upload $UPLOAD_SECONDS s, applied in $APPLY_SECONDS s; heap $(cat "$OUT/import-heap-summary.txt")) | $IMPORT_RATE | $(share "$IMPORT_RATE") % |"
 	echo
-	echo "| hot path | alone: req/s (median p99; each window's) | during an import | alone again | median p99 during against alone |"
-	echo "|---|---|---|---|---|"
+	echo "| hot path | alone: req/s (median p99; each window's) | while an import is received | while it is applied | alone again | median p99 while received against alone | while applied |"
+	echo "|---|---|---|---|---|---|---|"
 	hotline "POST metrics" post
 	hotline "GET metrics, 50 rows" get
 	echo
-	echo "Windows of ${WINDOW}s, $ROUNDS of each path a phase. At the end of the windows during it the second import was $DURING_STATE."
+	echo "Windows of ${WINDOW}s, $ROUNDS of each path alone, before and after; during the import, windows until $ROUNDS of each fell wholly within its apply (windows across the upload's end: $(cat "$OUT"/straddling-*.txt 2>/dev/null | wc -l), not counted). While it was applied the import applied $(applied_rate) (it was $DURING_STATE after the windows)."
 } | tee "$OUT/summary.md"
 rm -f "$OUT/import.ndjson"

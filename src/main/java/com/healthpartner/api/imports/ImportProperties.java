@@ -17,7 +17,7 @@ import org.springframework.util.unit.DataSize;
  * holds without news ({@code APP_IMPORT_CLAIM_LEASE}, also the pause before a failed
  * chunk is tried again), how many failed chunks in a row end an import {@code failed}
  * ({@code APP_IMPORT_MAX_FAILURES}), the share of the time the worker may work while the
- * service answers requests ({@code APP_IMPORT_BUSY_SHARE}, 0.05; 1: no pauses), the rate
+ * service answers requests ({@code APP_IMPORT_BUSY_SHARE}, 0.01; 1: no pauses), the rate
  * an upload is read at meanwhile ({@code APP_IMPORT_BUSY_UPLOAD_RATE}, 1MB a second), and
  * how often the worker looks for imports to apply ({@code APP_IMPORT_POLL_INTERVAL}).
  */
@@ -25,7 +25,7 @@ import org.springframework.util.unit.DataSize;
 public record ImportProperties(@DefaultValue("1073741824") long maxBytes, @DefaultValue("2") int maxActive,
 		@DefaultValue("5000") int chunkLines, @DefaultValue("2MB") DataSize chunkBytes,
 		@DefaultValue("2") int parallelChunks, @DefaultValue("30s") Duration claimLease,
-		@DefaultValue("5") int maxFailures, @DefaultValue("0.05") double busyShare,
+		@DefaultValue("5") int maxFailures, @DefaultValue("0.01") double busyShare,
 		@DefaultValue("1MB") DataSize busyUploadRate, @DefaultValue("1s") Duration pollInterval) {
 
 	public ImportProperties {
