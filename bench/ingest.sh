@@ -220,6 +220,7 @@ for _ in $(seq 1 30); do
 	case $(import_state) in receiving | processing*) ;; *) break ;; esac
 done
 DURING_STATE=$(import_state)
+wait $CURL
 # the import applied to its end, then the hot paths alone again
 while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | grep -q '"status":"processing"'; do sleep 1; done
 settle
