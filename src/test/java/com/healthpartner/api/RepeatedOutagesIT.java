@@ -260,8 +260,10 @@ class RepeatedOutagesIT {
 					.filter((entry) -> entry.getKey().startsWith(prefix))
 					.map(Map.Entry::getValue)
 					.collect(Collectors.toSet());
+				// pages of 200: a faster machine acknowledges more writes, and a page of
+				// 1,000 records outgrew the test client's 256 KB buffer
 				List<String> stored = api
-					.allPages(this.apiKey, HealthApi.METRICS + "?user_id={u}&limit=1000", "writer-" + n)
+					.allPages(this.apiKey, HealthApi.METRICS + "?user_id={u}&limit=200", "writer-" + n)
 					.stream()
 					.map((record) -> (String) record.get("id"))
 					.toList();
