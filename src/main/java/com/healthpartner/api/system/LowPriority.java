@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.jna.LastErrorException;
@@ -36,7 +37,7 @@ public final class LowPriority {
 	/** {@code which} of {@code setpriority(2)}: one thread, by its id in the kernel. */
 	private static final int PRIO_PROCESS = 0;
 
-	private static final AtomicInteger warned = new AtomicInteger();
+	private static final AtomicBoolean warned = new AtomicBoolean();
 
 	private LowPriority() {
 	}
@@ -57,7 +58,7 @@ public final class LowPriority {
 		}
 		catch (IOException | UnsupportedOperationException | NumberFormatException | LastErrorException
 				| LinkageError ex) {
-			if (warned.getAndIncrement() == 0) {
+			if (!warned.getAndSet(true)) {
 				log.info("Background threads keep their CPU priority (" + ex + ")");
 			}
 			return false;

@@ -24,6 +24,8 @@ class ImportPausesTest {
 		// time
 		assertThat(ImportWorker.pause(CHUNK, 1, 0.05, 2)).isCloseTo(39 * CHUNK, within(1_000L));
 		assertThat(ImportWorker.pause(CHUNK, 1, 0.1, 1)).isCloseTo(9 * CHUNK, within(1_000L));
+		// the default, a hundredth: each of two chunks 199 times the last one's time
+		assertThat(ImportWorker.pause(CHUNK, 1, 0.01, 2)).isCloseTo(199 * CHUNK, within(1_000L));
 	}
 
 	@Test

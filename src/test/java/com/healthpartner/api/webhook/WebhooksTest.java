@@ -283,10 +283,8 @@ class WebhooksTest extends PartnerTest {
 		action(PATH + "/" + JsonPath.read(created, "$.webhook_id") + "/test", HttpStatus.ACCEPTED);
 		Eventually.eventually(Duration.ofSeconds(10), () -> this.receiver.received(), (got) -> !got.isEmpty());
 		// the sender's threads by the names the kernel has for them (15 characters at
-		// most):
-		// its event loops (webhooks-io_uring-1, webhooks-epoll-1 or webhooks-nio-1) and
-		// the
-		// threads that start runs and resolve names (webhooks-1)
+		// most): its event loops (webhooks-io_uring-1, webhooks-epoll-1 or
+		// webhooks-nio-1) and the threads that start runs and resolve names (webhooks-1)
 		Map<String, Integer> nices = new java.util.TreeMap<>();
 		try (var threads = Files.list(Path.of("/proc/self/task"))) {
 			for (Path thread : threads.toList()) {
