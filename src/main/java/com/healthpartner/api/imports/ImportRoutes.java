@@ -9,7 +9,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -70,10 +69,9 @@ class ImportRoutes {
 	}
 
 	@Bean
-	ImportWorker importWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper,
-			JsonBodies bodies, TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock,
-			RequestLoad load) {
-		return new ImportWorker(imports, repositories, mapper, bodies, transaction, properties, clock, load);
+	ImportWorker importWorker(ImportRepository imports, List<RecordRepository> repositories, JsonBodies bodies,
+			TransactionalOperator transaction, ImportProperties properties, java.time.Clock clock, RequestLoad load) {
+		return new ImportWorker(imports, repositories, bodies, transaction, properties, clock, load);
 	}
 
 	@Bean

@@ -20,7 +20,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.transaction.reactive.TransactionalOperator;
 
@@ -69,13 +68,12 @@ final class ImportWorker extends PeriodicSweep {
 	/** How long the last chunk took ({@link System#nanoTime()}). */
 	private volatile long lastChunkNanos;
 
-	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonMapper mapper, JsonBodies bodies,
+	ImportWorker(ImportRepository imports, List<RecordRepository> repositories, JsonBodies bodies,
 			TransactionalOperator transaction, ImportProperties properties, Clock clock, RequestLoad load) {
 		super(properties.pollInterval(), "apply imports");
 		this.imports = imports;
 		this.items = repositories.stream()
-			.collect(Collectors.toMap((records) -> records.kind().resource(),
-					(records) -> new RecordItems(records, mapper)));
+			.collect(Collectors.toMap((records) -> records.kind().resource(), (records) -> new RecordItems(records)));
 		this.bodies = bodies;
 		this.transaction = transaction;
 		this.properties = properties;

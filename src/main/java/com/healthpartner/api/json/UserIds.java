@@ -1,7 +1,6 @@
 package com.healthpartner.api.json;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,8 +17,6 @@ import com.healthpartner.api.problem.FieldErrors;
 public final class UserIds {
 
 	public static final String FIELD = "user_id";
-
-	private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
 
 	private static final String RULE = "must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ -";
 
@@ -56,7 +53,7 @@ public final class UserIds {
 	}
 
 	private static String check(String value, FieldErrors errors) {
-		if (!VALID.matcher(value).matches()) {
+		if (!Identifiers.wellFormed(value)) {
 			errors.add(FIELD, RULE);
 			return null;
 		}

@@ -1,10 +1,9 @@
 package com.healthpartner.api.records;
 
-import java.util.regex.Pattern;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import com.healthpartner.api.json.Identifiers;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
@@ -26,8 +25,6 @@ public record ClientRecord(String id, Long version) {
 
 	public static final ClientRecord NONE = new ClientRecord(null, null);
 
-	private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
-
 	/** The two fields of a body; bad ones are added to {@code errors}. */
 	public static ClientRecord read(ObjectNode body, FieldErrors errors) {
 		JsonNode id = body.get(ID);
@@ -36,7 +33,7 @@ public record ClientRecord(String id, Long version) {
 		boolean hasVersion = version != null && !version.isNull();
 		String checkedId = null;
 		if (hasId) {
-			if (!id.isString() || !VALID.matcher(id.stringValue()).matches()) {
+			if (!id.isString() || !Identifiers.wellFormed(id.stringValue())) {
 				errors.add(ID, "must be a string of 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ -");
 			}
 			else {

@@ -61,7 +61,7 @@ final class RecordBatches {
 		this.kind = records.kind();
 		this.path = this.kind.path();
 		this.endpoint = this.path + "/batch";
-		this.items = new RecordItems(records, parts.mapper());
+		this.items = new RecordItems(records);
 		this.parts = parts;
 		this.maxRecords = limits.maxRecords();
 	}

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.UUID;
 
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -48,7 +47,7 @@ class RecordHandler {
 			Instant now = this.parts.clock().instant();
 			FieldErrors errors = new FieldErrors();
 			String key = IdempotentCreates.key(request, errors);
-			RecordKind.Posted posted = this.kind.post(body, now, errors, this.parts.mapper());
+			RecordKind.Posted posted = this.kind.post(body, now, errors);
 			errors.throwIfAny();
 			AuditActor actor = AuditActor.of(request, now);
 			return this.parts.creates()
@@ -82,8 +81,8 @@ class RecordHandler {
 	}
 
 	/** What the handlers of every kind share. */
-	record Parts(JsonBodies bodies, IdempotentCreates creates, RecordLists lists, Listings listings, JsonMapper mapper,
-			Clock clock, AuditTrail audit) {
+	record Parts(JsonBodies bodies, IdempotentCreates creates, RecordLists lists, Listings listings, Clock clock,
+			AuditTrail audit) {
 	}
 
 }

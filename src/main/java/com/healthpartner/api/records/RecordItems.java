@@ -10,7 +10,6 @@ import java.util.UUID;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import com.healthpartner.api.audit.AuditActor;
@@ -36,12 +35,9 @@ public final class RecordItems {
 
 	private final RecordRepository records;
 
-	private final JsonMapper mapper;
-
-	public RecordItems(RecordRepository records, JsonMapper mapper) {
+	public RecordItems(RecordRepository records) {
 		this.kind = records.kind();
 		this.records = records;
-		this.mapper = mapper;
 	}
 
 	public RecordKind kind() {
@@ -58,7 +54,7 @@ public final class RecordItems {
 			errors.add("body", "must be a JSON object");
 			return new Item(position, null, null, ProblemType.VALIDATION_FAILED, errors.list());
 		}
-		RecordKind.Posted posted = this.kind.post(item, now, errors, this.mapper);
+		RecordKind.Posted posted = this.kind.post(item, now, errors);
 		if (posted == null) {
 			return new Item(position, null, null, ProblemType.VALIDATION_FAILED, errors.list());
 		}

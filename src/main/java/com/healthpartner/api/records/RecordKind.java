@@ -2,13 +2,13 @@ package com.healthpartner.api.records;
 
 import java.time.Instant;
 
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import com.healthpartner.api.access.Scope;
 import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.json.Timestamps;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.text.JsonText;
 
 /**
  * One kind of health record, all that tells it from the others: the routes, handler,
@@ -66,7 +66,7 @@ public record RecordKind(String resource, String noun, String table, String cont
 	 * (which may hold errors of the request already). {@code now} is when the service
 	 * received the request.
 	 */
-	Posted post(ObjectNode body, Instant now, FieldErrors errors, JsonMapper mapper) {
+	Posted post(ObjectNode body, Instant now, FieldErrors errors) {
 		Submitted submitted = this.reader.read(body, now, errors);
 		ClientRecord client = ClientRecord.read(body, errors);
 		if (!errors.isEmpty()) {
@@ -74,7 +74,8 @@ public record RecordKind(String resource, String noun, String table, String cont
 		}
 		Instant at = Timestamps.truncate(now);
 		return new Posted(new RecordRow(Ids.random(), submitted.userId(), client.id(), client.version(),
-				mapper.writeValueAsString(submitted.content()), submitted.recordedAt(), at, at), client);
+				JsonText.write(new StringBuilder(), submitted.content()).toString(), submitted.recordedAt(), at, at),
+				client);
 	}
 
 	/** A posted record, checked, with its client record id. */

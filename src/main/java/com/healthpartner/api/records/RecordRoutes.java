@@ -3,8 +3,6 @@ package com.healthpartner.api.records;
 import java.time.Clock;
 import java.util.List;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -52,9 +50,9 @@ class RecordRoutes {
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 	RouterFunction<ServerResponse> recordKindRoutes(List<RecordRepository> repositories, JsonBodies bodies,
-			IdempotentCreates creates, RecordLists lists, Listings listings, JsonMapper mapper, Clock clock,
-			AuditTrail audit, BatchProperties batchLimits) {
-		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, mapper, clock, audit);
+			IdempotentCreates creates, RecordLists lists, Listings listings, Clock clock, AuditTrail audit,
+			BatchProperties batchLimits) {
+		RecordHandler.Parts parts = new RecordHandler.Parts(bodies, creates, lists, listings, clock, audit);
 		return Routes.firstOf(repositories.stream()
 			.map((records) -> routes(records.kind(), new RecordHandler(records, parts),
 					new RecordBatches(records, parts, batchLimits)))

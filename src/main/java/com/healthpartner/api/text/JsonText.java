@@ -1,9 +1,15 @@
 package com.healthpartner.api.text;
 
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+
 /**
  * Writes JSON text by hand where a generic writer costs more than the text itself: a
- * string with the escapes RFC 8259 requires, written as Jackson writes them (short forms
- * where JSON has one, {@code \\u00XX} for the other control characters).
+ * string with the escapes RFC 8259 requires (short forms where JSON has one,
+ * {@code \\u00xx} in lower case for the other control characters, as PostgreSQL writes
+ * them; Jackson writes upper case), and a parsed tree as Jackson's
+ * {@code writeValueAsString} writes it but for that case.
  */
 public final class JsonText {
 
@@ -36,6 +42,51 @@ public final class JsonText {
 			plain = i + 1;
 		}
 		return out.append(value, plain, length).append('"');
+	}
+
+	/**
+	 * Appends the tree {@code node} as compact JSON, as {@code writeValueAsString} would
+	 * (numbers as their {@code toString()}; a tree from a parsed body holds no other
+	 * kinds of node): an item of a batch costs a serializer context and a generator
+	 * otherwise.
+	 */
+	public static StringBuilder write(StringBuilder out, JsonNode node) {
+		if (node.isObject()) {
+			out.append('{');
+			boolean first = true;
+			for (Map.Entry<String, JsonNode> property : node.properties()) {
+				if (!first) {
+					out.append(',');
+				}
+				first = false;
+				quote(out, property.getKey()).append(':');
+				write(out, property.getValue());
+			}
+			return out.append('}');
+		}
+		if (node.isArray()) {
+			out.append('[');
+			for (int i = 0; i < node.size(); i++) {
+				if (i > 0) {
+					out.append(',');
+				}
+				write(out, node.get(i));
+			}
+			return out.append(']');
+		}
+		if (node.isString()) {
+			return quote(out, node.stringValue());
+		}
+		if (node.isNumber()) {
+			return out.append(node.numberValue());
+		}
+		if (node.isBoolean()) {
+			return out.append(node.booleanValue());
+		}
+		if (node.isNull()) {
+			return out.append("null");
+		}
+		throw new IllegalArgumentException("not a JSON tree of a parsed body: " + node.getNodeType());
 	}
 
 }
