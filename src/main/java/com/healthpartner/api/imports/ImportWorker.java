@@ -73,7 +73,7 @@ final class ImportWorker extends PeriodicSweep {
 		super(properties.pollInterval(), "apply imports");
 		this.imports = imports;
 		this.items = repositories.stream()
-			.collect(Collectors.toMap((records) -> records.kind().resource(), (records) -> new RecordItems(records)));
+			.collect(Collectors.toMap((records) -> records.kind().resource(), RecordItems::new));
 		this.bodies = bodies;
 		this.transaction = transaction;
 		this.properties = properties;

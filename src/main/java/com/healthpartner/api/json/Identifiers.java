@@ -10,6 +10,9 @@ public final class Identifiers {
 	/** The most characters of an identifier. */
 	public static final int MAX_LENGTH = 128;
 
+	/** The rule in the words of an error message. */
+	public static final String RULE = "1 to " + MAX_LENGTH + " characters of A-Z, a-z, 0-9 and . _ : @ -";
+
 	private Identifiers() {
 	}
 

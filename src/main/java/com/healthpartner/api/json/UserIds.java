@@ -18,8 +18,6 @@ public final class UserIds {
 
 	public static final String FIELD = "user_id";
 
-	private static final String RULE = "must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ -";
-
 	private UserIds() {
 	}
 
@@ -54,7 +52,7 @@ public final class UserIds {
 
 	private static String check(String value, FieldErrors errors) {
 		if (!Identifiers.wellFormed(value)) {
-			errors.add(FIELD, RULE);
+			errors.add(FIELD, "must be " + Identifiers.RULE);
 			return null;
 		}
 		return value;

@@ -34,7 +34,7 @@ public record ClientRecord(String id, Long version) {
 		String checkedId = null;
 		if (hasId) {
 			if (!id.isString() || !Identifiers.wellFormed(id.stringValue())) {
-				errors.add(ID, "must be a string of 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ -");
+				errors.add(ID, "must be a string of " + Identifiers.RULE);
 			}
 			else {
 				checkedId = id.stringValue();
