@@ -2,6 +2,7 @@ package com.healthpartner.api.webhook;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.IntSupplier;
 
 import reactor.core.publisher.Mono;
@@ -9,17 +10,18 @@ import reactor.core.publisher.Mono;
 import com.healthpartner.api.system.PeriodicSweep;
 
 /**
- * Turns the change feed into deliveries (docs/design.md, Webhooks): every sweep moves
- * each enabled endpoint's position past the changes committed since, writing a delivery
- * for each it asks for, in the statement that moves the position; while changes keep
- * coming it goes on at once, and new deliveries wake the sender. While the service
- * answers requests it works {@code APP_WEBHOOKS_BUSY_SHARE} of the time (a statement that
- * took {@code t} is followed by a pause of {@code t * (1 / share - 1)}): the changes wait
- * in the feed, and the writes that make them keep the database.
+ * Sends the change feed to the endpoints (docs/design.md, Webhooks): every sweep leases
+ * enabled endpoints, reads the changes committed after each one's position, sends them
+ * ({@link WebhookSender#sendFeed}) and records them as deliveries with their outcomes in
+ * the statement that moves the position; while changes keep coming it goes on at once.
+ * While the service answers requests its statements take {@code APP_WEBHOOKS_BUSY_SHARE}
+ * of the time (a chunk whose statements took {@code t} lasts at least {@code t / share},
+ * its sending included, before the next is read): the changes wait in the feed, and the
+ * writes that make them keep the database.
  */
 final class WebhookDispatcher extends PeriodicSweep {
 
-	/** Endpoints one statement moves, and changes per endpoint. */
+	/** Endpoints one statement leases, and changes read per endpoint. */
 	private static final int WEBHOOKS = 100;
 
 	private static final int CHANGES = 1000;
@@ -36,7 +38,7 @@ final class WebhookDispatcher extends PeriodicSweep {
 
 	WebhookDispatcher(WebhookRepository webhooks, WebhookSender sender, Duration period, Clock clock,
 			IntSupplier requests, double busyShare) {
-		super(period, "turn changes into webhook deliveries");
+		super(period, "send the change feed to webhook endpoints");
 		this.webhooks = webhooks;
 		this.sender = sender;
 		this.clock = clock;
@@ -50,20 +52,28 @@ final class WebhookDispatcher extends PeriodicSweep {
 	}
 
 	/**
-	 * One statement, after the pause the last one calls for; how many changes it read.
+	 * One chunk read, sent and recorded, after the pause the last one calls for; how many
+	 * messages it read.
 	 */
-	private Mono<Long> dispatch() {
+	private Mono<Integer> dispatch() {
 		return Mono.defer(() -> {
 			long started = System.nanoTime();
-			return this.webhooks.dispatch(WEBHOOKS, CHANGES, this.clock.instant()).flatMap((read) -> {
-				if (read > 0) {
-					this.sender.wake();
+			Instant now = this.clock.instant();
+			Instant lease = this.sender.lease(now);
+			return this.webhooks.read(WEBHOOKS, CHANGES, now, lease).collectList().flatMap((messages) -> {
+				long reading = System.nanoTime() - started;
+				if (messages.isEmpty()) {
+					return Mono.just(0);
 				}
-				if (read == 0 || this.busyShare >= 1 || this.requests.getAsInt() == 0) {
-					return Mono.just(read);
-				}
-				long pause = (long) ((System.nanoTime() - started) * (1 / this.busyShare - 1));
-				return Mono.delay(Duration.ofNanos(pause)).thenReturn(read);
+				return this.sender.sendFeed(messages, lease).flatMap((recording) -> {
+					if (this.busyShare >= 1 || this.requests.getAsInt() == 0) {
+						return Mono.just(messages.size());
+					}
+					// the statements' share of the chunk's whole time, sending included
+					long pause = (long) ((reading + recording) / this.busyShare) - (System.nanoTime() - started);
+					return (pause > 0) ? Mono.delay(Duration.ofNanos(pause)).thenReturn(messages.size())
+							: Mono.just(messages.size());
+				});
 			});
 		});
 	}

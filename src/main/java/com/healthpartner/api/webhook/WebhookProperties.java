@@ -20,7 +20,7 @@ import com.healthpartner.api.system.LowPriority;
  * ({@code APP_WEBHOOKS_MAX_PER_PARTNER}, 5), how many attempts an instance has in flight
  * ({@code APP_WEBHOOKS_CONCURRENCY}, 256) and how often it looks for new changes and due
  * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while the service answers
- * requests, the share of the time an instance turns changes into deliveries
+ * requests, the share of the time its statements reading and recording messages take
  * ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users' messages it sends at once
  * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8); and the CPU priority of the threads that
  * send ({@code APP_WEBHOOKS_NICE}, Linux's nice value, 19: the lowest; 0: as the

@@ -1,7 +1,9 @@
 package com.healthpartner.api.webhook;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
@@ -11,12 +13,15 @@ import reactor.core.publisher.Mono;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
 
+import com.healthpartner.api.crypto.Ids;
 import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.system.Bindings;
 
 /**
- * The endpoints and their deliveries (V37). Deliveries are made from the change feed by
- * {@link #dispatch}, claimed by an instance with a lease by {@link #claim}, and their
+ * The endpoints and their deliveries (V37, V40). The changes of the feed are
+ * {@link #read} for an endpoint under a lease, sent, and {@link #record}ed as deliveries
+ * with their outcomes; open deliveries (failed, waiting behind a failed one, or made by
+ * other statements) are claimed by an instance with a lease by {@link #claim}, and their
  * attempts' outcomes recorded by {@link #succeeded}, {@link #failed} and {@link #gone}
  * (docs/design.md, Webhooks).
  */
@@ -42,7 +47,7 @@ class WebhookRepository {
 
 	private final List<String> allEvents;
 
-	private final String dispatch;
+	private final String read;
 
 	WebhookRepository(DatabaseClient db, TransactionalOperator transaction, WebhookEvents events) {
 		this.db = db;
@@ -52,53 +57,56 @@ class WebhookRepository {
 			.stream()
 			.map((scope) -> "'" + scope.value() + "'")
 			.collect(java.util.stream.Collectors.joining(", ", "array[", "]"));
-		this.dispatch = """
+		this.read = """
 				with h as materialized (
-				    select pg_snapshot_xmin(pg_current_snapshot()) as horizon,
-				           %s as bookkeeping
+				    select pg_snapshot_xmin(pg_current_snapshot()) as horizon, %s as bookkeeping
 				), ep as materialized (
-				    select w.id, w.partner_id, w.after_txid, w.after_seq, w.events, p.scopes
+				    select w.id, w.partner_id, w.after_txid, w.after_seq, w.events, w.url, w.secret, w.previous_secret,
+				           w.previous_until, p.scopes
 				    from webhooks w join partners p on p.id = w.partner_id
-				    where w.status = 'enabled' and (w.after_txid < (select horizon from h))
+				    where w.status = 'enabled' and p.status = 'active' and w.after_txid < (select horizon from h)
+				      and (w.leased_until is null or w.leased_until < :now)
 				    order by w.id limit :webhooks
 				    for update of w skip locked
 				), c as materialized (
-				    select w.id as webhook_id, w.partner_id, w.events, w.scopes, c.txid, c.seq, c.kind, c.resource,
-				           c.user_id, c.item, c.changed_at,
-				           case when c.kind = 'user_erased' then 'user.erased' else c.resource || '.' || c.kind end as type
+				    select w.id as webhook_id, c.txid, c.seq, c.user_id, c.item, c.changed_at, c.type,
+				           (w.events is null or c.type = any(w.events))
+				           and (c.kind = 'user_erased' and w.scopes && %s or (c.resource || ':read') = any(w.scopes))
+				           and (c.kind = 'user_erased' or not exists (
+				               select 1 from user_erasures x
+				               where x.partner_id = w.partner_id and x.user_id = c.user_id and x.status = 'pending'
+				                 and c.txid < x.cutoff)) as wanted
 				    from ep w cross join lateral (
-				        select c.txid, c.seq, c.kind, c.resource, c.user_id, c.item, c.changed_at
+				        select c.txid, c.seq, c.kind, c.resource, c.user_id, c.item, c.changed_at,
+				               case when c.kind = 'user_erased' then 'user.erased' else c.resource || '.' || c.kind end as type
 				        from changes c
 				        where c.partner_id = w.partner_id and (c.txid, c.seq) > (w.after_txid, w.after_seq)
 				          and c.txid < (select horizon from h)
 				        order by c.txid, c.seq limit :changes) c
-				), made as (
-				    insert into webhook_deliveries (id, webhook_id, partner_id, message_id, event_type, change_txid,
-				                                    change_seq, user_id, data, occurred_at, status, next_attempt_at,
-				                                    created_at)
-				    select gen_random_uuid(), c.webhook_id, c.partner_id, 'msg_' || c.txid::text || '_' || c.seq, c.type,
-				           c.txid, c.seq, c.user_id, null, c.changed_at, 'pending', :now, :now
-				    from c
-				    where (c.events is null or c.type = any(c.events))
-				      and (c.kind = 'user_erased' and c.scopes && %s or (c.resource || ':read') = any(c.scopes))
-				      and (c.kind = 'user_erased' or not exists (
-				          select 1 from user_erasures x
-				          where x.partner_id = c.partner_id and x.user_id = c.user_id and x.status = 'pending'
-				            and c.txid < x.cutoff))
-				    order by c.txid, c.seq
-				    returning 1
+				), ends as materialized (
+				    select ep.id, l.txid, l.seq, exists (select 1 from c where c.webhook_id = ep.id and c.wanted) as sends
+				    from ep left join lateral (
+				        select c.txid, c.seq from c where c.webhook_id = ep.id order by c.txid desc, c.seq desc limit 1) l on true
 				), moved as (
-				    update webhooks w set after_txid = greatest(w.after_txid, coalesce(m.txid, (select horizon from h))),
-				                          after_seq = case when m.txid is null then 0 else m.seq end
-				    from (select ep.id, l.txid, l.seq from ep left join lateral (
-				              select c.txid, c.seq from c where c.webhook_id = ep.id order by c.txid desc, c.seq desc limit 1) l
-				              on true) m
-				    where w.id = m.id
-				    returning 1
+				    update webhooks w
+				    set after_txid = case when e.sends then w.after_txid
+				                          else greatest(w.after_txid, coalesce(e.txid, (select horizon from h))) end,
+				        after_seq = case when e.sends then w.after_seq when e.txid is null then 0 else e.seq end,
+				        leased_until = case when e.sends then cast(:lease as timestamptz) else w.leased_until end
+				    from ends e where w.id = e.id
 				)
-				select (select count(*) from made) as made, (select count(*) from c) as read
+				select c.webhook_id, ep.partner_id, c.user_id, c.type, c.txid::text::bigint as txid, c.seq,
+				       '{"change_id":"' || c.txid::text || '.' || c.seq || '",' || c.item as data, c.changed_at,
+				       e.txid::text::bigint as end_txid, e.seq as end_seq,
+				       exists (select 1 from webhook_deliveries d
+				               where d.webhook_id = c.webhook_id and d.user_id = c.user_id
+				                 and d.status in ('pending', 'failing')) as blocked,
+				       ep.url, ep.secret, ep.previous_secret, ep.previous_until, ep.scopes
+				from c join ends e on e.id = c.webhook_id join ep on ep.id = c.webhook_id
+				where c.wanted
+				order by c.webhook_id, c.txid, c.seq
 				"""
-			.formatted(ASYNC_COMMIT, anyRead);
+			.formatted(BOOKKEEPING, anyRead);
 	}
 
 	/**
@@ -289,23 +297,97 @@ class WebhookRepository {
 	}
 
 	/**
-	 * Turns up to {@code changes} new changes of the feed of each of up to
-	 * {@code webhooks} enabled endpoints (that no other instance is turning) into
-	 * deliveries, and moves each endpoint's position past them, in one statement: a
-	 * change becomes a delivery exactly once. Only changes below the horizon are read (as
-	 * the feed reads them), so none can appear behind the position later. How many
-	 * changes were read. The statement is its own transaction, committed without waiting
-	 * for its WAL as the other {@link #bookkeeping} (set by its first CTE): one round
-	 * trip a sweep, where a transaction around it took four, ten times a second while
-	 * idle.
+	 * Leases up to {@code webhooks} enabled endpoints of active partners that no instance
+	 * holds until {@code lease}, and reads up to {@code changes} changes of each one's
+	 * feed after its position: the messages to send, in feed order per endpoint, each
+	 * with where the endpoint's position goes once they are recorded ({@link #record})
+	 * and whether its user has open deliveries to the endpoint (then it waits behind
+	 * them, as a delivery, unsent). Only changes below the horizon are read (as the feed
+	 * reads them), so none can appear behind the position later. An endpoint with nothing
+	 * to send among what it read (filtered out, or nothing new) is not leased: its
+	 * position moves past what was read at once. One statement, its own transaction,
+	 * committed without waiting for its WAL as the other {@link #bookkeeping}.
 	 */
-	Mono<Long> dispatch(int webhooks, int changes, Instant now) {
-		return this.db.sql(this.dispatch)
+	Flux<FeedMessage> read(int webhooks, int changes, Instant now, Instant lease) {
+		return this.db.sql(this.read)
 			.bind("webhooks", webhooks)
 			.bind("changes", changes)
 			.bind("now", now)
-			.map((row) -> row.get("read", Long.class))
-			.one();
+			.bind("lease", lease)
+			.map((row) -> {
+				long txid = row.get("txid", Long.class);
+				long seq = row.get("seq", Long.class);
+				Claimed delivery = new Claimed(Ids.random(), row.get("webhook_id", UUID.class),
+						row.get("partner_id", UUID.class), row.get("user_id", String.class), "msg_" + txid + "_" + seq,
+						row.get("type", String.class), txid, seq, row.get("data", String.class),
+						row.get("changed_at", Instant.class), 0, null, row.get("url", String.class),
+						row.get("secret", byte[].class), row.get("previous_secret", byte[].class),
+						row.get("previous_until", Instant.class), row.get("scopes", String[].class), lease);
+				return new FeedMessage(delivery, row.get("end_txid", Long.class), row.get("end_seq", Long.class),
+						Boolean.TRUE.equals(row.get("blocked", Boolean.class)));
+			})
+			.all();
+	}
+
+	/**
+	 * What became of the messages {@link #read} returned under {@code lease}, in one
+	 * statement: each endpoint still leased under it moves to its end position and is let
+	 * go (no longer failing if one of its messages succeeded), and each of its messages
+	 * becomes a delivery: succeeded ({@code at} and {@code code} set), open and leased
+	 * (its attempt failed or is still under way: its outcome is recorded as a claimed
+	 * delivery's), or open and waiting (not sent). An endpoint whose lease lapsed
+	 * meanwhile records nothing: another instance reads its changes again.
+	 */
+	Mono<Void> record(List<Sent> sent, Instant lease, Instant now) {
+		Map<UUID, Sent> ends = new LinkedHashMap<>();
+		for (Sent message : sent) {
+			ends.merge(message.message().delivery().webhookId(), message,
+					(first, next) -> (next.code() != null) ? next : first);
+		}
+		List<Claimed> deliveries = sent.stream().map((message) -> message.message().delivery()).toList();
+		return bookkeeping(this.db
+			.sql("""
+					with w as (
+					    update webhooks w set after_txid = cast(cast(e.txid as text) as xid8), after_seq = e.seq,
+					        leased_until = null, failing_since = case when e.code is not null then null else w.failing_since end
+					    from unnest(cast(:endpoints as uuid[]), cast(:endTxids as bigint[]), cast(:endSeqs as bigint[]),
+					                cast(:endCodes as bigint[])) as e(id, txid, seq, code)
+					    where w.id = e.id and w.leased_until = :lease
+					    returning w.id
+					)
+					insert into webhook_deliveries (id, webhook_id, partner_id, message_id, event_type, change_txid, change_seq,
+					                                user_id, occurred_at, status, attempts, first_attempt_at, last_attempt_at,
+					                                last_status_code, next_attempt_at, leased_until, created_at)
+					select s.id, s.webhook_id, s.partner_id, 'msg_' || s.txid || '_' || s.seq, s.type,
+					       cast(cast(s.txid as text) as xid8), s.seq, s.user_id, s.occurred_at,
+					       case when s.code is null then 'pending' else 'succeeded' end, case when s.code is null then 0 else 1 end,
+					       s.at, s.at, s.code, case when s.code is null then cast(:now as timestamptz) end,
+					       case when s.state = 'LEASED' then cast(:lease as timestamptz) end, :now
+					from unnest(cast(:ids as uuid[]), cast(:webhookIds as uuid[]), cast(:partnerIds as uuid[]),
+					            cast(:types as text[]), cast(:txids as bigint[]), cast(:seqs as bigint[]), cast(:users as text[]),
+					            cast(:occurred as timestamptz[]), cast(:ats as timestamptz[]), cast(:codes as bigint[]),
+					            cast(:states as text[]))
+					     as s(id, webhook_id, partner_id, type, txid, seq, user_id, occurred_at, at, code, state)
+					where s.webhook_id in (select id from w)
+					""")
+			.bind("endpoints", ends.keySet().toArray(UUID[]::new))
+			.bind("endTxids", ends.values().stream().map((end) -> end.message().endTxid()).toArray(Long[]::new))
+			.bind("endSeqs", ends.values().stream().map((end) -> end.message().endSeq()).toArray(Long[]::new))
+			.bind("endCodes", ends.values().stream().map((end) -> end.code()).toArray(Long[]::new))
+			.bind("lease", lease)
+			.bind("now", now)
+			.bind("ids", deliveries.stream().map(Claimed::id).toArray(UUID[]::new))
+			.bind("webhookIds", deliveries.stream().map(Claimed::webhookId).toArray(UUID[]::new))
+			.bind("partnerIds", deliveries.stream().map(Claimed::partnerId).toArray(UUID[]::new))
+			.bind("types", deliveries.stream().map(Claimed::eventType).toArray(String[]::new))
+			.bind("txids", deliveries.stream().map(Claimed::txid).toArray(Long[]::new))
+			.bind("seqs", deliveries.stream().map(Claimed::seq).toArray(Long[]::new))
+			.bind("users", deliveries.stream().map(Claimed::userId).toArray(String[]::new))
+			.bind("occurred", deliveries.stream().map(Claimed::occurredAt).toArray(Instant[]::new))
+			.bind("ats", sent.stream().map(Sent::at).toArray(Instant[]::new))
+			.bind("codes", sent.stream().map(Sent::code).toArray(Long[]::new))
+			.bind("states", sent.stream().map((message) -> message.state().name()).toArray(String[]::new))
+			.then());
 	}
 
 	/**
@@ -571,6 +653,29 @@ class WebhookRepository {
 	 */
 	record Change(String url, boolean eventsSet, String[] events, boolean descriptionSet, String description,
 			String status) {
+	}
+
+	/**
+	 * A message {@link #read} from the feed to send: the delivery it becomes, where its
+	 * endpoint's position goes once recorded, and whether its user has open deliveries to
+	 * the endpoint (then it is not sent now but waits behind them).
+	 */
+	record FeedMessage(Claimed delivery, long endTxid, long endSeq, boolean blocked) {
+	}
+
+	/**
+	 * What became of a {@link FeedMessage} by the time it is recorded: {@code at} and
+	 * {@code code} of its successful attempt, or none and its delivery {@code leased} (an
+	 * attempt failed or under way) or {@code waiting}.
+	 */
+	record Sent(FeedMessage message, Instant at, Long code, State state) {
+
+		enum State {
+
+			SUCCEEDED, LEASED, WAITING
+
+		}
+
 	}
 
 	/**

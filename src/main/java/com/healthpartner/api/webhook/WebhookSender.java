@@ -29,8 +29,10 @@ import io.netty.handler.timeout.ReadTimeoutException;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.ByteBufFlux;
@@ -49,15 +51,17 @@ import com.healthpartner.api.system.PeriodicSweep;
 import com.healthpartner.api.text.JsonText;
 
 /**
- * Sends due deliveries: each sweep leases runs of them (a user's messages to an endpoint,
- * in order, up to 50) for as many runs as this instance has room for
+ * Sends messages: those the dispatcher reads from the feed ({@link #sendFeed}), and the
+ * open deliveries (failed and due again, waiting behind one, handed over, redelivered,
+ * tests, the outbox's events). For these each sweep leases runs (a user's open deliveries
+ * to an endpoint, in order, up to 50) for as many runs as this instance has room for
  * ({@code APP_WEBHOOKS_CONCURRENCY} in flight, {@code APP_WEBHOOKS_BUSY_CONCURRENCY}
  * while the service answers requests); a run is sent one message after the other until
  * one fails, its outcomes recorded together, and wakes the next sweep. It sweeps when
- * woken (the dispatcher made deliveries here, a run ended, a redelivery or test was asked
- * for) and every {@link #IDLE_SWEEP} (or {@code APP_WEBHOOKS_POLL_INTERVAL} if longer)
- * for what nothing here wakes it for: retries coming due, deliveries made by other
- * instances or by the statements that end imports and erasures. An attempt resolves the
+ * woken (a chunk of the feed or a run left deliveries open, a redelivery or test was
+ * asked for) and every {@link #IDLE_SWEEP} (or {@code APP_WEBHOOKS_POLL_INTERVAL} if
+ * longer) for what nothing here wakes it for: retries coming due, deliveries left open
+ * by other instances or made by the statements that end imports and erasures. An attempt resolves the
  * URL and checks its addresses again, connects to a checked one, sends the message signed
  * with the endpoint's secret (and the previous one during a rotation), follows no
  * redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives
@@ -119,6 +123,13 @@ final class WebhookSender extends PeriodicSweep {
 	/** The most messages of one user sent one after the other on one claim. */
 	private static final int RUN = 50;
 
+	/**
+	 * An attempt of a message read from the feed still under way after this is handed
+	 * over (it and its user's later messages become open deliveries), so that the chunk
+	 * it came in is recorded and the endpoint's next changes go.
+	 */
+	private static final Duration HAND_OVER_AFTER = Duration.ofSeconds(1);
+
 	private static final Duration KEYS_KEPT = Duration.ofMinutes(10);
 
 	private final AtomicInteger inFlight = new AtomicInteger();
@@ -178,12 +189,7 @@ final class WebhookSender extends PeriodicSweep {
 			return Mono.empty();
 		}
 		Instant now = this.clock.instant();
-		// a run starts no attempt after a timeout's time, an attempt takes at most the
-		// timeout, and recording the outcomes at most a statement's time limit (5 s): the
-		// lease outlasts them; it is compared as PostgreSQL stores it
-		Instant lease = now.plus(this.properties.timeout().multipliedBy(2))
-			.plusSeconds(10)
-			.truncatedTo(ChronoUnit.MICROS);
+		Instant lease = lease(now);
 		return this.webhooks.claim(Math.min(room * 10, 2000), RUN, now, lease).collectList().doOnNext((claimed) -> {
 			for (List<WebhookRepository.Claimed> run : runs(claimed)) {
 				this.inFlight.incrementAndGet();
@@ -248,6 +254,216 @@ final class WebhookSender extends PeriodicSweep {
 				Mono<Void> succeeded = sent.isEmpty() ? Mono.empty() : this.webhooks.succeeded(sent, at, codes);
 				return succeeded.then(others).then(this.webhooks.release(run.subList(outcomes.size(), run.size())));
 			});
+	}
+
+	/**
+	 * How long a lease of deliveries or of an endpoint lasts from {@code now}: no attempt
+	 * starts after a timeout's time, an attempt takes at most the timeout, and recording
+	 * the outcomes at most a statement's time limit (5 s). Compared as PostgreSQL stores
+	 * it.
+	 */
+	Instant lease(Instant now) {
+		return now.plus(this.properties.timeout().multipliedBy(2)).plusSeconds(10).truncatedTo(ChronoUnit.MICROS);
+	}
+
+	/**
+	 * Sends the messages the dispatcher read from the feed under {@code lease}, then
+	 * records them ({@link WebhookRepository#record}); how long recording took, in
+	 * nanoseconds. Each user's messages to an endpoint go one after the other until one
+	 * fails; users go side by side, {@code APP_WEBHOOKS_CONCURRENCY} at once
+	 * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY} while the service answers requests). A user
+	 * with open deliveries to the endpoint sends nothing: its messages wait behind them,
+	 * as deliveries. An attempt still under way after {@link #HAND_OVER_AFTER} is handed
+	 * over: it is recorded open and leased, its outcome recorded when it comes, and its
+	 * user's later messages wait as deliveries, so a slow user does not hold up the
+	 * endpoint's next messages. Failed attempts are recorded as a claimed delivery's
+	 * (retry, {@code 410}, disabling) once their deliveries are written.
+	 */
+	Mono<Long> sendFeed(List<WebhookRepository.FeedMessage> messages, Instant lease) {
+		Instant until = this.clock.instant().plus(this.properties.timeout());
+		Sinks.Empty<Void> recorded = Sinks.empty();
+		List<Lane> lanes = lanes(messages, recorded);
+		int concurrency = (this.requests.getAsInt() > 0) ? this.properties.busyConcurrency()
+				: this.properties.concurrency();
+		return Flux.fromIterable(lanes)
+			.filter((lane) -> !lane.blocked)
+			.flatMap((lane) -> lane.run(until), concurrency)
+			.then(Mono.defer(() -> {
+				List<WebhookRepository.Sent> sent = new ArrayList<>(messages.size());
+				List<Outcome> failed = new ArrayList<>();
+				boolean open = false;
+				for (Lane lane : lanes) {
+					open |= lane.sent(sent, failed);
+				}
+				boolean wake = open;
+				long started = System.nanoTime();
+				return this.webhooks.record(sent, lease, this.clock.instant())
+					.then(Mono.fromSupplier(() -> System.nanoTime() - started))
+					.flatMap((took) -> Flux.fromIterable(failed).concatMap(this::recordOne).then(Mono.just(took)))
+					.doFinally((signal) -> {
+						recorded.tryEmitEmpty();
+						if (wake) {
+							wake();
+						}
+					});
+			}));
+	}
+
+	/** Each user's messages to an endpoint, in the order read (the feed's). */
+	private List<Lane> lanes(List<WebhookRepository.FeedMessage> messages, Sinks.Empty<Void> recorded) {
+		Map<List<Object>, List<WebhookRepository.FeedMessage>> byUser = new LinkedHashMap<>();
+		for (WebhookRepository.FeedMessage message : messages) {
+			byUser
+				.computeIfAbsent(List.of(message.delivery().webhookId(), message.delivery().userId()),
+						(key) -> new ArrayList<>())
+				.add(message);
+		}
+		List<Lane> lanes = new ArrayList<>(byUser.size());
+		for (List<WebhookRepository.FeedMessage> lane : byUser.values()) {
+			lanes.add(new Lane(lane, recorded));
+		}
+		return lanes;
+	}
+
+	/** An outcome of a delivery written open and leased: recorded as a claimed one's. */
+	private Mono<Void> recordOne(Outcome outcome) {
+		if (outcome.succeeded()) {
+			return this.webhooks.succeeded(List.of(outcome.delivery()), List.of(outcome.at()),
+					List.of(outcome.status()));
+		}
+		return outcome.failed() ? failed(outcome) : this.webhooks.notSent(outcome.delivery(), outcome.error());
+	}
+
+	/**
+	 * One user's messages to one endpoint in a chunk read from the feed: sent one after
+	 * the other until one fails, no attempt started after the chunk's time; or handed
+	 * over while an attempt is under way. Its state is guarded by its own lock: an
+	 * attempt's outcome and the hand-over timer race for it.
+	 */
+	private final class Lane {
+
+		private final List<WebhookRepository.FeedMessage> messages;
+
+		private final boolean blocked;
+
+		private final Outcome[] outcomes;
+
+		private final Sinks.Empty<Void> released = Sinks.empty();
+
+		private final Sinks.Empty<Void> recorded;
+
+		/** The next message to attempt, and the one under way (-1 if none). */
+		private int next;
+
+		private int underWay = -1;
+
+		/** No more attempts: finished, stopped at a failure, or handed over. */
+		private boolean over;
+
+		private boolean handedOver;
+
+		Lane(List<WebhookRepository.FeedMessage> messages, Sinks.Empty<Void> recorded) {
+			this.messages = messages;
+			this.blocked = messages.get(0).blocked();
+			this.outcomes = new Outcome[messages.size()];
+			this.recorded = recorded;
+		}
+
+		/** Sends until done or handed over. */
+		Mono<Void> run(Instant until) {
+			return Mono.defer(() -> {
+				step(until);
+				return this.released.asMono();
+			});
+		}
+
+		private void step(Instant until) {
+			int index;
+			synchronized (this) {
+				if (this.over || this.next == this.messages.size() || !clock.instant().isBefore(until)) {
+					this.over = true;
+					index = -1;
+				}
+				else {
+					index = this.next;
+					this.underWay = index;
+				}
+			}
+			if (index < 0) {
+				this.released.tryEmitEmpty();
+				return;
+			}
+			Disposable timer = Mono.delay(HAND_OVER_AFTER, background).subscribe((tick) -> handOver(index));
+			attempt(this.messages.get(index).delivery()).subscribeOn(background).subscribe((outcome) -> {
+				timer.dispose();
+				completed(index, outcome, until);
+			}, (failure) -> {
+				// attempt() answers every failure with an outcome; this is the
+				// scheduler's
+				log.debug("Webhook attempt not made: " + failure);
+				handOver(index);
+			});
+		}
+
+		private void completed(int index, Outcome outcome, Instant until) {
+			boolean late;
+			synchronized (this) {
+				late = this.handedOver;
+				if (!late) {
+					this.outcomes[index] = outcome;
+					this.underWay = -1;
+					this.next = index + 1;
+					this.over = outcome.failed();
+				}
+			}
+			if (late) {
+				// its delivery is written open and leased with the chunk: its outcome
+				// after
+				this.recorded.asMono()
+					.then(Mono.defer(() -> recordOne(outcome)))
+					.subscribe(null, (failure) -> log.debug("Delivery not recorded: " + failure),
+							WebhookSender.this::wake);
+				return;
+			}
+			background.schedule(() -> step(until));
+		}
+
+		private void handOver(int index) {
+			synchronized (this) {
+				if (this.handedOver || this.underWay != index) {
+					return;
+				}
+				this.handedOver = true;
+				this.over = true;
+			}
+			this.released.tryEmitEmpty();
+		}
+
+		/**
+		 * Adds what became of each message to {@code sent}, the attempts to record as a
+		 * claimed delivery's to {@code failed}; whether any is left open.
+		 */
+		synchronized boolean sent(List<WebhookRepository.Sent> sent, List<Outcome> failed) {
+			boolean open = false;
+			for (int i = 0; i < this.messages.size(); i++) {
+				WebhookRepository.FeedMessage message = this.messages.get(i);
+				Outcome outcome = this.outcomes[i];
+				if (outcome != null && outcome.succeeded()) {
+					sent.add(new WebhookRepository.Sent(message, outcome.at(), (long) outcome.status(),
+							WebhookRepository.Sent.State.SUCCEEDED));
+					continue;
+				}
+				open = true;
+				if (outcome != null) {
+					failed.add(outcome);
+				}
+				boolean leased = outcome != null || (i == this.underWay && this.handedOver);
+				sent.add(new WebhookRepository.Sent(message, null, null,
+						leased ? WebhookRepository.Sent.State.LEASED : WebhookRepository.Sent.State.WAITING));
+			}
+			return open;
+		}
+
 	}
 
 	@Override

@@ -238,6 +238,52 @@ class WebhooksTest extends PartnerTest {
 	}
 
 	@Test
+	void aSlowAnswerHoldsBackOnlyItsOwnUserAndEveryMessageIsLoggedOnce() {
+		String slow = "member-slow-" + this.user;
+		AtomicBoolean first = new AtomicBoolean(true);
+		this.receiver.answer((request) -> {
+			if (request.body().contains(slow) && first.compareAndSet(true, false)) {
+				sleep(Duration.ofSeconds(4));
+			}
+			return 204;
+		});
+		String id = webhook(this.partner, null);
+		post(slow, "s1", 1);
+		post(slow, "s2", 2);
+		post(this.user, "a1", 3);
+		Eventually.eventually(Duration.ofSeconds(10), () -> about(this.user).size() == 1);
+		// written while the slow user's first message is still under way: it goes
+		// without waiting for that answer (a receiver keeps a request once it answered)
+		post(this.user, "a2", 4);
+		Eventually.eventually(Duration.ofSeconds(10), () -> about(this.user).size() == 2);
+		assertThat(about(slow)).isEmpty();
+		// the slow user's messages then arrive in order, the second after the first's
+		// answer
+		Eventually.eventually(Duration.ofSeconds(10), () -> about(slow).size() == 2);
+		assertThat(about(slow))
+			.extracting((message) -> (String) JsonPath.read(message.body(), "$.data.client_record_id"))
+			.containsExactly("s1", "s2");
+		assertThat(Eventually.throughout(Duration.ofMillis(500), () -> this.receiver.received().size() == 4)).isTrue();
+		// one delivery a message in the log, each succeeded at its first attempt
+		String log = deliveries(id, "",
+				(page) -> ((List<String>) JsonPath.read(page, "$.data[*].status")).stream()
+					.filter("succeeded"::equals)
+					.count() == 4);
+		assertThat((List<String>) JsonPath.read(log, "$.data[*].status")).containsOnly("succeeded").hasSize(4);
+		assertThat((List<Integer>) JsonPath.read(log, "$.data[*].attempts")).containsOnly(1);
+		assertThat((List<Integer>) JsonPath.read(log, "$.data[*].last_status_code")).containsOnly(204);
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
 	void goneDisablesTheEndpointAndEnablingItAgainSendsWhatItMissedInOrder() {
 		this.receiver.answer((request) -> 410);
 		String id = webhook(this.partner, null);
