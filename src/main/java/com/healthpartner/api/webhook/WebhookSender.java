@@ -60,13 +60,13 @@ import com.healthpartner.api.text.JsonText;
  * one fails, its outcomes recorded together, and wakes the next sweep. It sweeps when
  * woken (a chunk of the feed or a run left deliveries open, a redelivery or test was
  * asked for) and every {@link #IDLE_SWEEP} (or {@code APP_WEBHOOKS_POLL_INTERVAL} if
- * longer) for what nothing here wakes it for: retries coming due, deliveries left open
- * by other instances or made by the statements that end imports and erasures. An attempt resolves the
- * URL and checks its addresses again, connects to a checked one, sends the message signed
- * with the endpoint's secret (and the previous one during a rotation), follows no
- * redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives
- * up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing
- * of a request the service answers reaches an endpoint.
+ * longer) for what nothing here wakes it for: retries coming due, deliveries left open by
+ * other instances or made by the statements that end imports and erasures. An attempt
+ * resolves the URL and checks its addresses again, connects to a checked one, sends the
+ * message signed with the endpoint's secret (and the previous one during a rotation),
+ * follows no redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the
+ * answer and gives up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here
+ * are sent: nothing of a request the service answers reaches an endpoint.
  * <p>
  * Sending runs on threads of its own at a lower CPU priority ({@link LowPriority},
  * {@code APP_WEBHOOKS_NICE}, the lowest by default): its event loops, and the threads
@@ -398,8 +398,7 @@ final class WebhookSender extends PeriodicSweep {
 				timer.dispose();
 				completed(index, outcome, until);
 			}, (failure) -> {
-				// attempt() answers every failure with an outcome; this is the
-				// scheduler's
+				// the scheduler refused it (attempt() has an outcome for all else)
 				log.debug("Webhook attempt not made: " + failure);
 				handOver(index);
 			});
@@ -417,8 +416,7 @@ final class WebhookSender extends PeriodicSweep {
 				}
 			}
 			if (late) {
-				// its delivery is written open and leased with the chunk: its outcome
-				// after
+				// recorded open and leased with the chunk; the outcome after it
 				this.recorded.asMono()
 					.then(Mono.defer(() -> recordOne(outcome)))
 					.subscribe(null, (failure) -> log.debug("Delivery not recorded: " + failure),
