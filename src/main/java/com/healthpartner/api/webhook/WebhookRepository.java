@@ -358,16 +358,16 @@ class WebhookRepository {
 					insert into webhook_deliveries (id, webhook_id, partner_id, message_id, event_type, change_txid, change_seq,
 					                                user_id, occurred_at, status, attempts, first_attempt_at, last_attempt_at,
 					                                last_status_code, next_attempt_at, leased_until, created_at)
-					select s.id, s.webhook_id, s.partner_id, 'msg_' || s.txid || '_' || s.seq, s.type,
+					select s.id, s.webhook_id, s.partner_id, s.message_id, s.type,
 					       cast(cast(s.txid as text) as xid8), s.seq, s.user_id, s.occurred_at,
 					       case when s.code is null then 'pending' else 'succeeded' end, case when s.code is null then 0 else 1 end,
 					       s.at, s.at, s.code, case when s.code is null then cast(:now as timestamptz) end,
 					       case when s.state = 'LEASED' then cast(:lease as timestamptz) end, :now
 					from unnest(cast(:ids as uuid[]), cast(:webhookIds as uuid[]), cast(:partnerIds as uuid[]),
-					            cast(:types as text[]), cast(:txids as bigint[]), cast(:seqs as bigint[]), cast(:users as text[]),
+					            cast(:messageIds as text[]), cast(:types as text[]), cast(:txids as bigint[]), cast(:seqs as bigint[]), cast(:users as text[]),
 					            cast(:occurred as timestamptz[]), cast(:ats as timestamptz[]), cast(:codes as bigint[]),
 					            cast(:states as text[]))
-					     as s(id, webhook_id, partner_id, type, txid, seq, user_id, occurred_at, at, code, state)
+					     as s(id, webhook_id, partner_id, message_id, type, txid, seq, user_id, occurred_at, at, code, state)
 					where s.webhook_id in (select id from w)
 					""")
 			.bind("endpoints", ends.keySet().toArray(UUID[]::new))
@@ -379,6 +379,7 @@ class WebhookRepository {
 			.bind("ids", deliveries.stream().map(Claimed::id).toArray(UUID[]::new))
 			.bind("webhookIds", deliveries.stream().map(Claimed::webhookId).toArray(UUID[]::new))
 			.bind("partnerIds", deliveries.stream().map(Claimed::partnerId).toArray(UUID[]::new))
+			.bind("messageIds", deliveries.stream().map(Claimed::messageId).toArray(String[]::new))
 			.bind("types", deliveries.stream().map(Claimed::eventType).toArray(String[]::new))
 			.bind("txids", deliveries.stream().map(Claimed::txid).toArray(Long[]::new))
 			.bind("seqs", deliveries.stream().map(Claimed::seq).toArray(Long[]::new))

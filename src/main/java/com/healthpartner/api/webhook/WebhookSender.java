@@ -247,11 +247,8 @@ final class WebhookSender extends PeriodicSweep {
 						at.add(outcome.at());
 						codes.add(outcome.status());
 					}
-					else if (outcome.failed()) {
-						others = others.then(failed(outcome));
-					}
 					else {
-						others = others.then(this.webhooks.notSent(outcome.delivery(), outcome.error()));
+						others = others.then(recordOne(outcome));
 					}
 				}
 				Mono<Void> succeeded = sent.isEmpty() ? Mono.empty() : this.webhooks.succeeded(sent, at, codes);
