@@ -30,12 +30,17 @@
 #
 # It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
 # database bench_ingest (port 18098, management 18099), onboards a partner on a plan of 10^9 a
-# minute and warms up with WARMUP seconds of the same batches. Each measured workload, COPY included,
+# minute and warms up with STARTUP_WARMUP seconds of the same batches: a fresh JVM's compiler is busy for
+# about a minute of load (`jstat -compiler`; async-profiler 15 s into batches: C2 a third of the JVM's
+# samples, 45 s in still a quarter), and COPY, native code, needs none; the shared harness warms a fresh
+# target up for 45 s of POST likewise. Each measured workload, COPY included,
 # starts from the same state: the tables it writes emptied and a checkpoint taken. The stored rows are
 # counted in the database after each run, so the figure is what was stored, not what was answered.
 #
-# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), WARMUP (10), WINDOW (10),
-# ROUNDS (3), JAVA_OPTS,
+# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), STARTUP_WARMUP (60),
+# WARMUP (10), WINDOW (10),
+# ROUNDS (5: the median of ten 10 s windows alone, of five during each phase of the import; with 3 a
+# run's p99 medians moved by up to 30 % between runs of one build), JAVA_OPTS,
 # HARNESS (../shared/bench, for the back-pressure workloads), PGHOST, PGPORT, PGUSER, PGPASSWORD.
 # Output: the terminal and bench/results/ingest-<time>/.
 set -euo pipefail
@@ -46,8 +51,9 @@ BATCH=${BATCH:-500}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-20}
 WINDOW=${WINDOW:-10}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 WARMUP=${WARMUP:-10}
+STARTUP_WARMUP=${STARTUP_WARMUP:-60}
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
 PORT=18098
@@ -88,9 +94,9 @@ COPY_RATE=$(rate "$COPIED" "$START" "$END")
 rm -f "$OUT/copy.csv"
 log "COPY: $COPIED rows, $COPY_RATE rows/s"
 
-log "warm-up: batches of $BATCH for ${WARMUP}s"
+log "start-up warm-up: batches of $BATCH for ${STARTUP_WARMUP}s"
 export USERS_PER_BATCH=$BATCH
-wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
+wrk -t2 -c"$CONNECTIONS" -d"${STARTUP_WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
 
 # batches USERS: BATCH records of USERS users a request; sets ROWS_STORED, BATCH_RATE, OTHERS, P99
 batches() {
@@ -276,6 +282,6 @@ print('%.0f lines/s' % (sum(b - a for a, b in spans) / (len(spans) * $WINDOW)) i
 	hotline "POST metrics" post
 	hotline "GET metrics, 50 rows" get
 	echo
-	echo "Windows of ${WINDOW}s, $ROUNDS of each path alone, before and after; during the import, windows until $ROUNDS of each fell wholly within its apply (windows across the upload's end: $(cat "$OUT"/straddling-*.txt 2>/dev/null | wc -l), not counted). While it was applied the import applied $(applied_rate) (it was $DURING_STATE after the windows)."
+	echo "A start-up warm-up of ${STARTUP_WARMUP}s of batches before the first measurement. Windows of ${WINDOW}s, $ROUNDS of each path alone, before and after; during the import, windows until $ROUNDS of each fell wholly within its apply (windows across the upload's end: $(cat "$OUT"/straddling-*.txt 2>/dev/null | wc -l), not counted). While it was applied the import applied $(applied_rate) (it was $DURING_STATE after the windows)."
 } | tee "$OUT/summary.md"
 rm -f "$OUT/import.ndjson"
