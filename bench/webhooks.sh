@@ -58,7 +58,7 @@ node bench/webhooks.mjs receive "${RECEIVER_PORTS[@]}" >"$OUT/receivers.txt" 2>"
 RECEIVERS=$!
 # errexit holds in the trap too: a receiver already gone must not keep the service running
 trap 'kill $RECEIVERS 2>/dev/null || true; kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true' EXIT
-until grep -q ready "$OUT/receivers.txt"; do sleep 0.1; done
+until grep -qs ready "$OUT/receivers.txt"; do sleep 0.1; done
 succeeded() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status = 'succeeded'"; }
 changes() { psql -d bench_webhooks -Atc "select count(*) from changes"; }
 ROWS=()
@@ -104,7 +104,7 @@ WRITER_PORT=18206
 # the writer's receiver listens first, the endpoint is added, then the writes start
 node bench/webhooks.mjs write "$BASE" "$KEY2" "$RATE" "$DURATION" "$WRITER_PORT" "$OUT/go" >"$OUT/latency.txt" 2>"$OUT/latency.log" &
 WRITER=$!
-until grep -q ready "$OUT/latency.txt"; do sleep 0.1; done
+until grep -qs ready "$OUT/latency.txt"; do sleep 0.1; done
 curl -sf -o /dev/null -X POST "$BASE/api/v1/webhooks" -H "x-api-key: $KEY2" -H 'content-type: application/json' \
 	-d "{\"url\":\"http://127.0.0.1:$WRITER_PORT/hooks\"}"
 touch "$OUT/go"
