@@ -2,15 +2,12 @@ package com.healthpartner.api.records;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -20,14 +17,8 @@ import com.healthpartner.api.audit.AuditActor;
 import com.healthpartner.api.idempotency.IdempotentCreates;
 import com.healthpartner.api.idempotency.RecordOutcome;
 import com.healthpartner.api.json.JsonFields;
-import com.healthpartner.api.problem.ApiException;
-import com.healthpartner.api.problem.FieldError;
 import com.healthpartner.api.problem.FieldErrors;
-import com.healthpartner.api.problem.ProblemType;
-import com.healthpartner.api.records.RecordStore.Written;
-import com.healthpartner.api.records.RecordWrites.Outcome;
 import com.healthpartner.api.system.BatchProperties;
-import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.text.JsonWritable;
 
 /**
@@ -108,15 +99,15 @@ final class RecordBatches {
 			for (int i = 0; i < this.results.length; i++) {
 				RecordItems.Result result = this.results[i];
 				out.append((i > 0) ? ",{\"index\":" : "{\"index\":").append(i).append(',');
-				if (result.stored() != null) {
-					RecordOutcome outcome = result.stored().outcome();
+				RecordOutcome outcome = result.outcome();
+				if (outcome != null) {
 					created += (outcome == RecordOutcome.CREATED) ? 1 : 0;
 					updated += (outcome == RecordOutcome.UPDATED) ? 1 : 0;
 					unchanged += (outcome == RecordOutcome.UNCHANGED) ? 1 : 0;
 					out.append("\"status\":").append(outcome.status().value()).append(",\"outcome\":\"");
 					out.append(outcome.value());
 					out.append("\",\"record\":");
-					new RecordView(this.kind, result.stored().row()).writeJson(out);
+					result.record().writeJson(out);
 				}
 				else {
 					failed++;

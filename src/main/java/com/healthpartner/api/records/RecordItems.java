@@ -18,9 +18,8 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.FieldError;
 import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
-import com.healthpartner.api.records.RecordStore.Written;
-import com.healthpartner.api.records.RecordWrites.Outcome;
 import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.text.JsonWritable;
 
 /**
  * Many records of one kind, each as the single POST would store it (the items of a batch,
@@ -119,9 +118,10 @@ public final class RecordItems {
 		return this.records.upsertTogether(partnerId, rows, actor).flatMap((written) -> {
 			List<Item> notWritten = new ArrayList<>();
 			for (int i = 0; i < run.size(); i++) {
-				Written<RecordRow> one = written.get(i);
+				TogetherWrites.Shown one = written.get(i);
 				if (one != null) {
-					results[run.get(i).position()] = Result.stored(RecordWrites.outcome(one));
+					results[run.get(i).position()] = Result
+						.stored(one.inserted() ? RecordOutcome.CREATED : RecordOutcome.UPDATED, one);
 				}
 				else {
 					notWritten.add(run.get(i));
@@ -129,7 +129,7 @@ public final class RecordItems {
 			}
 			return Flux.fromIterable(notWritten)
 				.concatMap((item) -> RecordWrites.notWritten(this.records, partnerId, item.row(), item.client(), actor)
-					.map(Result::stored)
+					.map((outcome) -> Result.stored(outcome.outcome(), new RecordView(this.kind, outcome.row())))
 					.onErrorResume(ApiException.class,
 							(refused) -> (refused.type() == ProblemType.CONFLICT)
 									? Mono.just(Result.refused(ProblemType.CONFLICT,
@@ -148,20 +148,18 @@ public final class RecordItems {
 			List<FieldError> errors) {
 	}
 
-	/** What became of one item: stored with an outcome, or refused with a code. */
-	public record Result(Outcome<RecordRow> stored, ProblemType refused, List<FieldError> errors) {
+	/**
+	 * What became of one item: stored with an outcome and the record as stored, or
+	 * refused with a code.
+	 */
+	public record Result(RecordOutcome outcome, JsonWritable record, ProblemType refused, List<FieldError> errors) {
 
-		static Result stored(Outcome<RecordRow> outcome) {
-			return new Result(outcome, null, List.of());
+		static Result stored(RecordOutcome outcome, JsonWritable record) {
+			return new Result(outcome, record, null, List.of());
 		}
 
 		static Result refused(ProblemType type, List<FieldError> errors) {
-			return new Result(null, type, errors);
-		}
-
-		/** The outcome of a stored item; null for a refused one. */
-		public RecordOutcome outcome() {
-			return (this.stored != null) ? this.stored.outcome() : null;
+			return new Result(null, null, type, errors);
 		}
 
 		/**

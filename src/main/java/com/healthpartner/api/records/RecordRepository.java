@@ -53,6 +53,8 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 
 	private final WriteBatches<RecordRow> writes;
 
+	private final TogetherWrites together;
+
 	private final PageBatches pages;
 
 	public RecordRepository(RecordKind kind, DatabaseClient db, LongReads longReads, PageReads pageReads,
@@ -73,6 +75,7 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 		this.writes = new WriteBatches<>(db, upsert,
 				kind.dated() ? RecordRepository::bindRecordedAt : (spec, batch) -> spec, this.reader,
 				database.statementDeadline(), database.maxWaitingPerLoop());
+		this.together = new TogetherWrites(db, kind);
 	}
 
 	public RecordKind kind() {
@@ -93,13 +96,13 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 	}
 
 	/**
-	 * The upserts of a batch's items ({@code rows}, whose client record ids all differ),
-	 * in one statement of their own on the caller's transaction, each as {@link #upsert}
-	 * writes it: the written record of each row, in order, null where nothing was
-	 * written.
+	 * The upserts of the records of one request ({@code rows}, whose client record ids
+	 * all differ, all received at one time), in one statement of their own on the
+	 * caller's transaction, each as {@link #upsert} writes it: the written record of each
+	 * row, in order, null where nothing was written.
 	 */
-	Mono<List<Written<RecordRow>>> upsertTogether(UUID partnerId, List<RecordRow> rows, AuditActor actor) {
-		return this.writes.writeTogether(partnerId, rows, actor);
+	Mono<List<TogetherWrites.Shown>> upsertTogether(UUID partnerId, List<RecordRow> rows, AuditActor actor) {
+		return this.together.write(partnerId, rows, actor);
 	}
 
 	/** Binds the batch's {@code recorded_at}, as a time and as the API writes it. */

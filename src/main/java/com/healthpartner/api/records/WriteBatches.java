@@ -96,27 +96,6 @@ public final class WriteBatches<R extends RecordStore.Stored> {
 	}
 
 	/**
-	 * Writes {@code rows} of one partner in one statement of their own (the items of a
-	 * batch, whose client record ids are all different), on the caller's transaction:
-	 * each row's written record, in the order of {@code rows}, null where the upsert
-	 * wrote nothing.
-	 */
-	public Mono<List<Written<R>>> writeTogether(UUID partnerId, List<R> rows, AuditActor actor) {
-		List<Pending<R>> batch = new ArrayList<>(rows.size());
-		for (R row : rows) {
-			batch.add(new Pending<>(partnerId, row, actor, null));
-		}
-		return execute(batch).collectList().map((returned) -> {
-			Map<Object, Written<R>> byKey = byKey(returned);
-			List<Written<R>> written = new ArrayList<>(rows.size());
-			for (R row : rows) {
-				written.add(byKey.get(key(partnerId, row)));
-			}
-			return written;
-		});
-	}
-
-	/**
 	 * The next statement's writes, in the order they came, without a second write of one
 	 * client record id (it waits for the next statement), at most {@link #MAX_BATCH}.
 	 */
