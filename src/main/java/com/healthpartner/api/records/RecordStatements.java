@@ -58,39 +58,32 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				                           created_at, updated_at, view)
 				    select id, partner_id, user_id, client_record_id, client_record_version, content%5$s,
 				           created_at, created_at,
-				           %10$s(id, user_id, client_record_id, client_record_version, content, %11$s
+				           %9$s(id, user_id, client_record_id, client_record_version, content, %10$s
 				                 created_text, created_text)
 				    from input order by partner_id, client_record_id
-				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
-				    set %4$s = excluded.%4$s%6$s, client_record_version = excluded.client_record_version,
-				        updated_at = excluded.updated_at,
-				        view = %10$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%4$s,
-				                     %13$s api_time(r.created_at), api_time(excluded.updated_at))
-				    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
-				      and %7$s
+				    %6$s
 				    returning r.*, (r.xmax = 0) as inserted
 				), written as (
-				    select s.*, i.created_text, i.audit_id, i.audit_at, i.key_id, i.request_id%8$s
+				    select s.*, i.created_text, i.audit_id, i.audit_at, i.key_id, i.request_id%7$s
 				    from stored s join input i
 				      on i.partner_id = s.partner_id
 				     and coalesce('c' || i.client_record_id, 'i' || i.id) = coalesce('c' || s.client_record_id, 'i' || s.id)
 				), change as (
 				    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-				    select partner_id, kind, '%9$s', id, user_id, client_record_id, updated_at,
-				           change_item(kind, '%9$s', id, user_id, client_record_id, created_text, view)
+				    select partner_id, kind, '%8$s', id, user_id, client_record_id, updated_at,
+				           change_item(kind, '%8$s', id, user_id, client_record_id, created_text, view)
 				    from (select *, case when inserted then 'created' else 'updated' end as kind from written) w
 				), audit as (
 				    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
-				    select (array_agg(audit_id))[1], audit_at, partner_id, key_id, user_id, 'write', '%9$s', count(*), request_id
+				    select (array_agg(audit_id))[1], audit_at, partner_id, key_id, user_id, 'write', '%8$s', count(*), request_id
 				    from written group by partner_id, request_id, user_id, key_id, audit_at
 				)
-				select %12$s, r.partner_id, inserted from stored r
+				select %11$s, r.partner_id, inserted from stored r
 				"""
 			.formatted(recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])" : "",
 					recorded ? ", recorded_at, recorded_text" : "", table, content, recorded ? ", recorded_at" : "",
-					recorded ? ", recorded_at = excluded.recorded_at" : "", VISIBLE,
-					recorded ? ", i.recorded_text" : "", resource, view, recorded ? "recorded_text," : "", columns,
-					recorded ? "api_time(excluded.recorded_at)," : "");
+					versionedUpdate(kind), recorded ? ", i.recorded_text" : "", resource, view,
+					recorded ? "recorded_text," : "", columns);
 		return SqlText.compact(sql);
 	}
 
@@ -127,32 +120,46 @@ public record RecordStatements(String find, String byClientId, String delete, St
 				           %6$s(id, user_id, client_record_id, client_record_version, content, %7$s
 				                :createdText, :createdText)
 				    from input order by client_record_id
-				    on conflict (partner_id, client_record_id) where client_record_id is not null do update
-				    set %4$s = excluded.%4$s%8$s, client_record_version = excluded.client_record_version,
-				        updated_at = excluded.updated_at,
-				        view = %6$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%4$s,
-				                    %9$s api_time(r.created_at), :createdText)
-				    where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
-				      and %10$s
+				    %8$s
 				    returning r.id, r.user_id, r.client_record_id, r.view, (r.xmax = 0) as inserted
 				), change as (
 				    insert into changes (partner_id, kind, resource, record_id, user_id, client_record_id, changed_at, item)
-				    select :partnerId, kind, '%11$s', id, user_id, client_record_id, :createdAt,
-				           change_item(kind, '%11$s', id, user_id, client_record_id, :createdText, view)
+				    select :partnerId, kind, '%9$s', id, user_id, client_record_id, :createdAt,
+				           change_item(kind, '%9$s', id, user_id, client_record_id, :createdText, view)
 				    from (select *, case when inserted then 'created' else 'updated' end as kind from stored) s
 				), audit as (
 				    insert into audit_events (id, at, partner_id, key_id, user_id, action, resource, record_count, request_id)
 				    select (cast(:auditIds as uuid[]))[row_number() over ()], :auditAt, :partnerId, :keyId, user_id,
-				           'write', '%11$s', count(*), :requestId
+				           'write', '%9$s', count(*), :requestId
 				    from stored group by user_id
 				)
 				select id, client_record_id, view, inserted from stored
 				"""
 			.formatted(recorded ? ", cast(:recordedAts as timestamptz[]), cast(:recordedAtTexts as text[])" : "",
 					recorded ? ", recorded_at, recorded_text" : "", table, content, recorded ? ", recorded_at" : "",
-					view, recorded ? "recorded_text," : "", recorded ? ", recorded_at = excluded.recorded_at" : "",
-					recorded ? "api_time(excluded.recorded_at)," : "", VISIBLE, resource);
+					view, recorded ? "recorded_text," : "", versionedUpdate(kind), resource);
 		return SqlText.compact(sql);
+	}
+
+	/**
+	 * The rule of section 9 that both writes follow: a record stored under the client
+	 * record id (table alias {@code r}) is updated by the one proposed ({@code excluded})
+	 * only if the stored version is lower, it is the same user's, and no pending erasure
+	 * hides it; its view rendered anew.
+	 */
+	private static String versionedUpdate(RecordKind kind) {
+		String content = kind.content();
+		boolean recorded = kind.dated();
+		return """
+				on conflict (partner_id, client_record_id) where client_record_id is not null do update
+				set %1$s = excluded.%1$s%2$s, client_record_version = excluded.client_record_version,
+				    updated_at = excluded.updated_at,
+				    view = %3$s(r.id, r.user_id, r.client_record_id, excluded.client_record_version, excluded.%1$s,
+				                %4$s api_time(r.created_at), api_time(excluded.updated_at))
+				where r.client_record_version < excluded.client_record_version and r.user_id = excluded.user_id
+				  and %5$s
+				""".formatted(content, recorded ? ", recorded_at = excluded.recorded_at" : "", kind.view(),
+				recorded ? "api_time(excluded.recorded_at)," : "", VISIBLE);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package com.healthpartner.api.records;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,8 +35,10 @@ class SqlTextTest {
 
 	@Test
 	void theWriteStatementsAreCompact() {
-		String upsert = RecordStatements.upsert(com.healthpartner.api.metric.Metrics.KIND);
-		assertThat(upsert).doesNotContain("  ").doesNotContain("\n").startsWith("with input as (");
+		for (String upsert : List.of(RecordStatements.upsert(com.healthpartner.api.metric.Metrics.KIND),
+				RecordStatements.upsertTogether(com.healthpartner.api.metric.Metrics.KIND))) {
+			assertThat(upsert).doesNotContain("  ").doesNotContain("\n").startsWith("with input as (");
+		}
 	}
 
 }
