@@ -30,14 +30,15 @@
 #
 # It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
 # database bench_ingest (port 18098, management 18099), onboards a partner on a plan of 10^9 a
-# minute and warms up with STARTUP_WARMUP seconds of the same batches: a fresh JVM's compiler is busy for
-# about a minute of load (`jstat -compiler`; async-profiler 15 s into batches: C2 a third of the JVM's
-# samples, 45 s in still a quarter), and COPY, native code, needs none; the shared harness warms a fresh
-# target up for 45 s of POST likewise. Each measured workload, COPY included,
+# minute and warms up with STARTUP_WARMUP seconds of the same batches: a fresh JVM's compilers are busy for
+# about two minutes of this load (-XX:+LogCompilation: their time per 10 s of load 5-9 s until 60 s in,
+# 2-4 s from 70 s, 1-2 s from 110 s; async-profiler 70 s in: the C2 compiler a third of the JVM's
+# samples), and COPY, native code, needs none; the shared harness warms a fresh target up for 45 s of
+# POST likewise. Each measured workload, COPY included,
 # starts from the same state: the tables it writes emptied and a checkpoint taken. The stored rows are
 # counted in the database after each run, so the figure is what was stored, not what was answered.
 #
-# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), STARTUP_WARMUP (60),
+# Environment: ROWS (1000000), BATCH (500), CONNECTIONS (64), DURATION (20), STARTUP_WARMUP (120),
 # WARMUP (10), WINDOW (10),
 # ROUNDS (5: the median of ten 10 s windows alone, of five during each phase of the import; with 3 a
 # run's p99 medians moved by up to 30 % between runs of one build), JAVA_OPTS,
@@ -53,7 +54,7 @@ DURATION=${DURATION:-20}
 WINDOW=${WINDOW:-10}
 ROUNDS=${ROUNDS:-5}
 WARMUP=${WARMUP:-10}
-STARTUP_WARMUP=${STARTUP_WARMUP:-60}
+STARTUP_WARMUP=${STARTUP_WARMUP:-120}
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
 PORT=18098
@@ -69,8 +70,13 @@ PARTNER=$(psql -d bench_ingest -Atc "select id from partners limit 1")   # the o
 
 now() { date +%s.%N; }
 # Every measured workload starts from the state COPY starts from: the tables it writes empty (the
-# warm-up's and earlier workloads' rows gone) and a checkpoint just taken.
-fresh() { psql -d bench_ingest -qc "truncate metric_records, changes, audit_events, import_lines, import_errors" -c "checkpoint"; }
+# warm-up's and earlier workloads' rows gone), a checkpoint just taken and the kernel's dirty pages
+# written (sync: the gigabytes the warm-up leaves would otherwise be written back, 30 s later, during
+# the next measurement).
+fresh() {
+	psql -d bench_ingest -qc "truncate metric_records, changes, audit_events, import_lines, import_errors" -c "checkpoint"
+	sync
+}
 rate() { python3 -c "print(round($1 / ($3 - $2)))"; }
 
 log "COPY of $ROWS rows into metric_records_copy (LIKE metric_records INCLUDING ALL)"

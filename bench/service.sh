@@ -4,12 +4,13 @@
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
-# start_service DATABASE: builds target/health-partner-api.jar if missing, recreates DATABASE, starts
-# the jar in the prod profile on PORT (management PORT + 1) with plans up to 10^9 a minute, waits until
+# start_service DATABASE: builds target/health-partner-api.jar if missing (or runs JAR if set), recreates
+# DATABASE, starts the jar in the prod profile on PORT (management PORT + 1) with plans up to 10^9 a minute, waits until
 # it is ready; sets PID and BASE and stops the service when the script exits.
 start_service() {
 	local database=$1
-	[ -f target/health-partner-api.jar ] || ./mvnw -B -q -DskipTests package
+	local jar=${JAR:-target/health-partner-api.jar}
+	[ -f "$jar" ] || ./mvnw -B -q -DskipTests package
 	psql -d postgres -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database" >/dev/null
 	# shellcheck disable=SC2086
 	SPRING_PROFILES_ACTIVE=prod SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$((PORT + 1)) \
@@ -17,7 +18,7 @@ start_service() {
 	SPRING_R2DBC_PASSWORD=$PGPASSWORD APP_ADMIN_TOKEN=$ADMIN_TOKEN \
 	APP_SECRET_ENCRYPTION_KEY=$(printf '0123456789abcdef0123456789abcdef' | base64) \
 	APP_PLANS=default=60,enterprise=300,loadtest=1000000000 APP_REGISTRATION_LIMIT_PER_HOUR=1000 \
-		java ${JAVA_OPTS:-} -jar target/health-partner-api.jar >"$OUT/service.log" 2>&1 &
+		java ${JAVA_OPTS:-} -jar "$jar" >"$OUT/service.log" 2>&1 &
 	PID=$!
 	trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
 	for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$((PORT + 1))/actuator/health/readiness" && break; sleep 0.5; done
