@@ -3,21 +3,23 @@ package com.healthpartner.api.webhook;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.IntSupplier;
+import java.util.function.BooleanSupplier;
 
 import reactor.core.publisher.Mono;
 
 import com.healthpartner.api.system.PeriodicSweep;
+import com.healthpartner.api.web.CpuLoad;
 
 /**
  * Sends the change feed to the endpoints (docs/design.md, Webhooks): every sweep leases
  * enabled endpoints, reads the changes committed after each one's position, sends them
  * ({@link WebhookSender#sendFeed}) and records them as deliveries with their outcomes in
  * the statement that moves the position; while changes keep coming it goes on at once.
- * While the service answers requests its statements take {@code APP_WEBHOOKS_BUSY_SHARE}
- * of the time (a chunk whose statements took {@code t} lasts at least {@code t / share},
- * its sending included, before the next is read): the changes wait in the feed, and the
- * writes that make them keep the database.
+ * While partners' requests fill the cores ({@link CpuLoad}) its statements take
+ * {@code APP_WEBHOOKS_BUSY_SHARE} of the time (a chunk whose statements took {@code t}
+ * lasts at least {@code t / share}, its sending included, before the next is read): the
+ * changes wait in the feed, and the writes that make them keep the cores and the
+ * database. While the requests leave room it goes at its own pace.
  */
 final class WebhookDispatcher extends PeriodicSweep {
 
@@ -32,17 +34,17 @@ final class WebhookDispatcher extends PeriodicSweep {
 
 	private final Clock clock;
 
-	private final IntSupplier requests;
+	private final BooleanSupplier saturated;
 
 	private final double busyShare;
 
 	WebhookDispatcher(WebhookRepository webhooks, WebhookSender sender, Duration period, Clock clock,
-			IntSupplier requests, double busyShare) {
+			BooleanSupplier saturated, double busyShare) {
 		super(period, "send the change feed to webhook endpoints");
 		this.webhooks = webhooks;
 		this.sender = sender;
 		this.clock = clock;
-		this.requests = requests;
+		this.saturated = saturated;
 		this.busyShare = busyShare;
 	}
 
@@ -66,7 +68,7 @@ final class WebhookDispatcher extends PeriodicSweep {
 					return Mono.just(0);
 				}
 				return this.sender.sendFeed(messages, lease).flatMap((recording) -> {
-					if (this.busyShare >= 1 || this.requests.getAsInt() == 0) {
+					if (this.busyShare >= 1 || !this.saturated.getAsBoolean()) {
 						return Mono.just(messages.size());
 					}
 					// the statements' share of the chunk's whole time, sending included

@@ -19,12 +19,12 @@ import com.healthpartner.api.system.LowPriority;
  * ({@code APP_WEBHOOKS_MAX_RESPONSE_BYTES}, 64KB), how many endpoints a partner may have
  * ({@code APP_WEBHOOKS_MAX_PER_PARTNER}, 5), how many attempts an instance has in flight
  * ({@code APP_WEBHOOKS_CONCURRENCY}, 256) and how often it looks for new changes and due
- * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while the service answers
- * requests, the share of the time its statements reading and recording messages take
- * ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users' messages it sends at once
- * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8); and the CPU priority of the threads that
- * send ({@code APP_WEBHOOKS_NICE}, Linux's nice value, 19: the lowest; 0: as the
- * requests').
+ * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while partners' requests fill
+ * the cores ({@code web/CpuLoad}), the share of the time its statements reading and
+ * recording messages take ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users'
+ * messages it sends at once ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8); and the CPU
+ * priority of the threads that send ({@code APP_WEBHOOKS_NICE}, Linux's nice value, 19:
+ * the lowest; 0: as the requests').
  */
 @ConfigurationProperties("app.webhooks")
 public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @DefaultValue List<String> allowedHosts,

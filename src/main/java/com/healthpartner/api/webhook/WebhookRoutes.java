@@ -42,7 +42,7 @@ import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.web.BytesBody;
-import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.CpuLoad;
 import com.healthpartner.api.web.Routes;
 
 import static org.springframework.web.reactive.function.server.RouterFunctions.route;
@@ -86,9 +86,8 @@ class WebhookRoutes {
 
 	@Bean
 	WebhookSender webhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
-			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock,
-			InFlightRequests requests) {
-		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, events, properties, clock, requests::handling);
+			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock, CpuLoad cpu) {
+		return new WebhookSender(webhooks, urls, cipher, cursors, kinds, events, properties, clock, cpu::saturated);
 	}
 
 	@Bean
@@ -98,8 +97,8 @@ class WebhookRoutes {
 
 	@Bean
 	WebhookDispatcher webhookDispatcher(WebhookRepository webhooks, WebhookSender sender, WebhookProperties properties,
-			Clock clock, InFlightRequests requests) {
-		return new WebhookDispatcher(webhooks, sender, properties.pollInterval(), clock, requests::handling,
+			Clock clock, CpuLoad cpu) {
+		return new WebhookDispatcher(webhooks, sender, properties.pollInterval(), clock, cpu::saturated,
 				properties.busyShare());
 	}
 

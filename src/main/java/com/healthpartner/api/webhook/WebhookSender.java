@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
+import java.util.function.BooleanSupplier;
 
 import javax.crypto.spec.SecretKeySpec;
 
@@ -49,6 +49,7 @@ import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.system.LowPriority;
 import com.healthpartner.api.system.PeriodicSweep;
 import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.web.CpuLoad;
 
 /**
  * Sends messages: those the dispatcher reads from the feed ({@link #sendFeed}), and the
@@ -56,17 +57,18 @@ import com.healthpartner.api.text.JsonText;
  * tests, the outbox's events). For these each sweep leases runs (a user's open deliveries
  * to an endpoint, in order, up to 50) for as many runs as this instance has room for
  * ({@code APP_WEBHOOKS_CONCURRENCY} in flight, {@code APP_WEBHOOKS_BUSY_CONCURRENCY}
- * while the service answers requests); a run is sent one message after the other until
- * one fails, its outcomes recorded together, and wakes the next sweep. It sweeps when
- * woken (a chunk of the feed or a run left deliveries open, a redelivery or test was
- * asked for) and every {@link #IDLE_SWEEP} (or {@code APP_WEBHOOKS_POLL_INTERVAL} if
- * longer) for what nothing here wakes it for: retries coming due, deliveries left open by
- * other instances or made by the statements that end imports and erasures. An attempt
- * resolves the URL and checks its addresses again, connects to a checked one, sends the
- * message signed with the endpoint's secret (and the previous one during a rotation),
- * follows no redirect, reads at most {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the
- * answer and gives up after {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here
- * are sent: nothing of a request the service answers reaches an endpoint.
+ * while partners' requests fill the cores, {@link CpuLoad}); a run is sent one message
+ * after the other until one fails, its outcomes recorded together, and wakes the next
+ * sweep. It sweeps when woken (a chunk of the feed or a run left deliveries open, a
+ * redelivery or test was asked for) and every {@link #IDLE_SWEEP} (or
+ * {@code APP_WEBHOOKS_POLL_INTERVAL} if longer) for what nothing here wakes it for:
+ * retries coming due, deliveries left open by other instances or made by the statements
+ * that end imports and erasures. An attempt resolves the URL and checks its addresses
+ * again, connects to a checked one, sends the message signed with the endpoint's secret
+ * (and the previous one during a rotation), follows no redirect, reads at most
+ * {@code APP_WEBHOOKS_MAX_RESPONSE_BYTES} of the answer and gives up after
+ * {@code APP_WEBHOOKS_TIMEOUT}. Only the headers written here are sent: nothing of a
+ * request the service answers reaches an endpoint.
  * <p>
  * Sending runs on threads of its own at a lower CPU priority ({@link LowPriority},
  * {@code APP_WEBHOOKS_NICE}, the lowest by default): its event loops, and the threads
@@ -98,7 +100,7 @@ final class WebhookSender extends PeriodicSweep {
 
 	private final Clock clock;
 
-	private final IntSupplier requests;
+	private final BooleanSupplier saturated;
 
 	private final HttpClient client;
 
@@ -150,7 +152,7 @@ final class WebhookSender extends PeriodicSweep {
 
 	WebhookSender(WebhookRepository webhooks, WebhookUrls urls, SecretCipher cipher, Cursors cursors,
 			List<RecordKind> kinds, WebhookEvents events, WebhookProperties properties, Clock clock,
-			IntSupplier requests) {
+			BooleanSupplier saturated) {
 		super((properties.pollInterval().compareTo(IDLE_SWEEP) > 0) ? properties.pollInterval() : IDLE_SWEEP,
 				"send webhooks");
 		this.webhooks = webhooks;
@@ -161,7 +163,7 @@ final class WebhookSender extends PeriodicSweep {
 		this.events = events;
 		this.properties = properties;
 		this.clock = clock;
-		this.requests = requests;
+		this.saturated = saturated;
 		this.connections = ConnectionProvider.builder("webhooks")
 			.maxConnections(properties.concurrency())
 			.pendingAcquireMaxCount(-1)
@@ -185,8 +187,8 @@ final class WebhookSender extends PeriodicSweep {
 
 	@Override
 	public Mono<?> sweep() {
-		// while the service answers requests, fewer users' messages go at once
-		int room = ((this.requests.getAsInt() > 0) ? this.properties.busyConcurrency() : this.properties.concurrency())
+		// while partners' requests fill the cores, fewer users' messages go at once
+		int room = (this.saturated.getAsBoolean() ? this.properties.busyConcurrency() : this.properties.concurrency())
 				- this.inFlight.get();
 		if (room <= 0) {
 			return Mono.empty();
@@ -271,19 +273,19 @@ final class WebhookSender extends PeriodicSweep {
 	 * records them ({@link WebhookRepository#record}); how long recording took, in
 	 * nanoseconds. Each user's messages to an endpoint go one after the other until one
 	 * fails; users go side by side, {@code APP_WEBHOOKS_CONCURRENCY} at once
-	 * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY} while the service answers requests). A user
-	 * with open deliveries to the endpoint sends nothing: its messages wait behind them,
-	 * as deliveries. An attempt still under way after {@link #HAND_OVER_AFTER} is handed
-	 * over: it is recorded open and leased, its outcome recorded when it comes, and its
-	 * user's later messages wait as deliveries, so a slow user does not hold up the
-	 * endpoint's next messages. Failed attempts are recorded as a claimed delivery's
+	 * ({@code APP_WEBHOOKS_BUSY_CONCURRENCY} while partners' requests fill the cores). A
+	 * user with open deliveries to the endpoint sends nothing: its messages wait behind
+	 * them, as deliveries. An attempt still under way after {@link #HAND_OVER_AFTER} is
+	 * handed over: it is recorded open and leased, its outcome recorded when it comes,
+	 * and its user's later messages wait as deliveries, so a slow user does not hold up
+	 * the endpoint's next messages. Failed attempts are recorded as a claimed delivery's
 	 * (retry, {@code 410}, disabling) once their deliveries are written.
 	 */
 	Mono<Long> sendFeed(List<WebhookRepository.FeedMessage> messages, Instant lease) {
 		Instant until = this.clock.instant().plus(this.properties.timeout());
 		Sinks.Empty<Void> recorded = Sinks.empty();
 		List<Lane> lanes = lanes(messages, recorded);
-		int concurrency = (this.requests.getAsInt() > 0) ? this.properties.busyConcurrency()
+		int concurrency = this.saturated.getAsBoolean() ? this.properties.busyConcurrency()
 				: this.properties.concurrency();
 		// one timer a chunk: a task scheduled and cancelled per message was a tenth
 		// of the sender's CPU (async-profiler)
