@@ -3,7 +3,7 @@
 #
 # - writes do not wait for webhooks: the shared harness's POST metrics workload (CONNECTIONS
 #   connections, DURATION seconds) without any endpoint, then ROUNDS times: with five endpoints
-#   receiving every change (five receivers on 127.0.0.1; after a warm-up of WARMUP seconds with them
+#   receiving every change (five receivers on 127.0.0.1; after a warm-up of HOOKS_WARMUP seconds with them
 #   in the first round), then without again (the endpoints deleted); requests/s of each, the share
 #   with webhooks of the mean of the runs without on either side, and how long the messages took to
 #   drain after the run (one pair alone moved by +-30 % on a noisy VM, hence the rounds);
@@ -18,7 +18,10 @@
 #
 #   bench/webhooks.sh
 #
-# Environment: RATE (1000), CONNECTIONS (64), DURATION (20), WARMUP (10), ROUNDS (3), JAVA_OPTS, HARNESS
+# Environment: RATE (1000), CONNECTIONS (64), DURATION (20), WARMUP (60: a fresh JVM on these 2 cores
+# gets faster for about a minute of POST, as in the shared harness; with 10 s the runs without webhooks
+# rose from 5,878 to 8,576 req/s through one run), HOOKS_WARMUP (10: the first round's warm-up with the
+# endpoints, whose messages are all sent before it starts), ROUNDS (3), JAVA_OPTS, HARNESS
 # (../shared/bench), PGHOST, PGPORT, PGUSER, PGPASSWORD. Output: the terminal and
 # bench/results/webhooks-<time>/.
 set -euo pipefail
@@ -27,7 +30,8 @@ cd "$(dirname "$0")/.."
 RATE=${RATE:-1000}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-20}
-WARMUP=${WARMUP:-10}
+WARMUP=${WARMUP:-60}
+HOOKS_WARMUP=${HOOKS_WARMUP:-10}
 ROUNDS=${ROUNDS:-3}
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
@@ -69,9 +73,9 @@ for round in $(seq "$ROUNDS"); do
 			-d "{\"url\":\"http://127.0.0.1:$port/hooks\"}" | json webhook_id)")
 	done
 	if [ "$round" = 1 ]; then
-		log "warm-up with the endpoints: ${WARMUP}s of POST metrics, then their messages sent"
+		log "warm-up with the endpoints: ${HOOKS_WARMUP}s of POST metrics, then their messages sent"
 		WARM_BEFORE=$(changes)
-		hot "${WARMUP}s" >/dev/null
+		hot "${HOOKS_WARMUP}s" >/dev/null
 		WARM_WRITTEN=$(( $(changes) - WARM_BEFORE ))
 		while [ "$(succeeded)" -lt "$((WARM_WRITTEN * 5))" ] || [ "$(open_deliveries)" -gt 0 ]; do sleep 0.5; done
 	fi
