@@ -23,9 +23,10 @@ import com.healthpartner.api.text.JsonWritable;
 
 /**
  * {@code POST /api/v1/health/<resource>/batch}: many records of one kind in one request
- * (docs/api.md, Batches). Each item is read by the kind's reader and stored by the same
- * upsert as the single POST, with its change and audit event; a bad item is answered in
- * its place and never stops the others. The items are applied in array order: runs of
+ * (docs/api.md, Batches). Each item is read by the kind's reader and stored as the single
+ * POST stores one ({@link RecordStatements#upsertTogether}: the same versioned upsert,
+ * change and audit event), and answered with its view as stored; a bad item is answered
+ * in its place and never stops the others. The items are applied in array order: runs of
  * items with different client record ids go in one statement each, and an item whose
  * client record id is already in the run starts the next one, so two items of one id
  * resolve as if posted one after the other. The whole batch is one transaction.
@@ -35,8 +36,6 @@ final class RecordBatches {
 	static final String RECORDS = "records";
 
 	private static final Set<String> FIELDS = Set.of(RECORDS);
-
-	private final RecordKind kind;
 
 	private final String path;
 
@@ -49,8 +48,7 @@ final class RecordBatches {
 	private final int maxRecords;
 
 	RecordBatches(RecordRepository records, RecordHandler.Parts parts, BatchProperties limits) {
-		this.kind = records.kind();
-		this.path = this.kind.path();
+		this.path = records.kind().path();
 		this.endpoint = this.path + "/batch";
 		this.items = new RecordItems(records);
 		this.parts = parts;
@@ -78,8 +76,8 @@ final class RecordBatches {
 			}
 			AuditActor actor = AuditActor.of(request, now);
 			return this.parts.creates()
-				.batch(partnerId, this.endpoint, key, body, () -> this.items.apply(partnerId, read, actor)
-					.map((results) -> new Results(this.kind, results)));
+				.batch(partnerId, this.endpoint, key, body,
+						() -> this.items.apply(partnerId, read, actor).map((results) -> new Results(results)));
 		});
 	}
 
@@ -87,7 +85,7 @@ final class RecordBatches {
 	 * The answer: {@code results}, one per item in order, and the {@code summary} of
 	 * their outcomes.
 	 */
-	private record Results(RecordKind kind, RecordItems.Result[] results) implements JsonWritable {
+	private record Results(RecordItems.Result[] results) implements JsonWritable {
 
 		@Override
 		public void writeJson(StringBuilder out) {
