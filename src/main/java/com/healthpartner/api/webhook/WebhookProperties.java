@@ -21,7 +21,7 @@ import com.healthpartner.api.system.LowPriority;
  * ({@code APP_WEBHOOKS_CONCURRENCY}, 256) and how often it looks for new changes and due
  * deliveries ({@code APP_WEBHOOKS_POLL_INTERVAL}, 100 ms); while partners' requests fill
  * the cores ({@code web/CpuLoad}), the share of the time its statements reading and
- * recording messages take ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.1) and how many users'
+ * recording messages take ({@code APP_WEBHOOKS_BUSY_SHARE}, 0.01) and how many users'
  * messages it sends at once ({@code APP_WEBHOOKS_BUSY_CONCURRENCY}, 8); and the CPU
  * priority of the threads that send ({@code APP_WEBHOOKS_NICE}, Linux's nice value, 19:
  * the lowest; 0: as the requests').
@@ -31,7 +31,7 @@ public record WebhookProperties(@DefaultValue("false") boolean allowHttp, @Defau
 		@DefaultValue("24h") Duration retryFor, @DefaultValue("10s") Duration timeout,
 		@DefaultValue("64KB") DataSize maxResponseBytes, @DefaultValue("5") int maxPerPartner,
 		@DefaultValue("256") int concurrency, @DefaultValue("100ms") Duration pollInterval,
-		@DefaultValue("0.1") double busyShare, @DefaultValue("8") int busyConcurrency, @DefaultValue("19") int nice) {
+		@DefaultValue("0.01") double busyShare, @DefaultValue("8") int busyConcurrency, @DefaultValue("19") int nice) {
 
 	public WebhookProperties {
 		allowedHosts = allowedHosts.stream().map(String::trim).filter((host) -> !host.isEmpty()).toList();
