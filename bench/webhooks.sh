@@ -6,7 +6,8 @@
 #   receiving every change (five receivers on 127.0.0.1; after a warm-up of HOOKS_WARMUP seconds with them
 #   in the first round), then without again (the endpoints deleted); requests/s of each, the share
 #   with webhooks of the mean of the runs without on either side, and how long the messages took to
-#   drain after the run (one pair alone moved by +-30 % on a noisy VM, hence the rounds);
+#   drain after the run (one pair alone moved by +-30 % on a noisy VM, hence the rounds, and their sum over
+#   all rounds); a CHECKPOINT and a sync before each run;
 # - on time at volume: RATE changes a second for DURATION seconds (paced POSTs of a record each, 1,000
 #   users) to a partner with one endpoint on 127.0.0.1: the time from each write's answer to its
 #   message's arrival (p50, p90, p99, max) and the messages missing.
@@ -49,11 +50,16 @@ export BENCH_KEY=$KEY
 
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$1" --timeout 10s -s post_metrics.lua "$BASE") | grep '^RESULT'; }
 field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
+# before each measured run: PostgreSQL's dirty pages written (CHECKPOINT) and the kernel's (sync), so no run
+# pays for the writes of the one before it (without this the runs with endpoints, which follow a run without
+# at once, paid for its checkpoint, while those without followed the minutes of draining)
+settle() { psql -d bench_webhooks -qc CHECKPOINT >/dev/null; sync; }
 open_deliveries() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status in ('pending', 'failing')"; }
 
 log "warm-up: ${WARMUP}s of POST metrics"
 hot "${WARMUP}s" >/dev/null
 log "POST metrics without webhooks, ${DURATION}s"
+settle
 PREVIOUS=$(hot "${DURATION}s")
 ms() { python3 -c "print(round($(field p99_us "$1") / 1000, 1))"; }
 
@@ -82,6 +88,7 @@ for round in $(seq "$ROUNDS"); do
 	log "round $round: POST metrics with 5 endpoints receiving every change, ${DURATION}s"
 	BEFORE=$(changes)
 	SENT_BEFORE=$(succeeded)
+	settle
 	HOOKED=$(hot "${DURATION}s")
 	ENDED=$(date +%s.%N)
 	WRITTEN=$(( $(changes) - BEFORE ))
@@ -95,8 +102,11 @@ for round in $(seq "$ROUNDS"); do
 	# the deleted endpoints' deliveries are deleted in the background (DeliveryRetention): done before the next run
 	until [ "$(psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where webhook_id in (select id from webhooks_deleted)")" = 0 ]; do sleep 1; done
 	log "round $round: POST metrics without webhooks again, ${DURATION}s"
+	settle
 	AGAIN=$(hot "${DURATION}s")
 	ROWS+=("| $round | $(field rps "$PREVIOUS") | $(field rps "$HOOKED") ($(ms "$HOOKED") ms) | $(field rps "$AGAIN") | **$(python3 -c "print(round(100 * $(field rps "$HOOKED") / (($(field rps "$PREVIOUS") + $(field rps "$AGAIN")) / 2)))") %** | $(python3 -c "print(round(100 * $(field rps "$HOOKED") / $(field rps "$AGAIN")))") % | $WRITTEN | $SENT_DURING | $DRAINED s |")
+	SUM_WITH="${SUM_WITH:-0} + $(field rps "$HOOKED")"
+	SUM_WITHOUT="${SUM_WITHOUT:-0} + ($(field rps "$PREVIOUS") + $(field rps "$AGAIN")) / 2"
 	PREVIOUS=$AGAIN
 done
 kill $RECEIVERS
@@ -120,6 +130,8 @@ LATENCY=$(grep '^RESULT' "$OUT/latency.txt")
 	echo "| round: POST metrics, $CONNECTIONS connections, ${DURATION}s, req/s | without, before | with 5 endpoints receiving every change (p99) | without, after | with, of the mean without | with, of the run after | changes written with | messages sent during the run | the rest sent within |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${ROWS[@]}"
+	echo
+	echo "All $ROUNDS rounds: the writes with five endpoints at **$(python3 -c "print(round(100 * ($SUM_WITH) / ($SUM_WITHOUT)))") %** of the mean of the runs without around them."
 	echo
 	echo "Each change written with the endpoints made five messages; \"without, before\" of a round is the run without of the round before (the first: after ${WARMUP}s of warm-up)."
 	echo
