@@ -50,9 +50,9 @@ export BENCH_KEY=$KEY
 
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$1" --timeout 10s -s post_metrics.lua "$BASE") | grep '^RESULT'; }
 field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
-# before each measured run: PostgreSQL's dirty pages written (CHECKPOINT) and the kernel's (sync), so no run
-# pays for the writes of the one before it (without this the runs with endpoints, which follow a run without
-# at once, paid for its checkpoint, while those without followed the minutes of draining)
+# before each measured run: PostgreSQL's dirty pages written (CHECKPOINT) and the kernel's (sync): at 13,000
+# writes a second a checkpoint starts every 15-25 s of writing, and without this each run met them at a
+# different point (the runs with endpoints right after a run without, those without after minutes of draining)
 settle() { psql -d bench_webhooks -qc CHECKPOINT >/dev/null; sync; }
 open_deliveries() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status in ('pending', 'failing')"; }
 
