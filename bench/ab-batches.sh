@@ -39,8 +39,8 @@ one() {
 	KEY=$(onboard loadtest)
 	export KEY
 	wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
-	psql -d bench_ab -qc "truncate metric_records, changes, audit_events" -c "checkpoint"
-	sync
+	psql -d bench_ab -qc "truncate metric_records, changes, audit_events"
+	flush_writes bench_ab
 	local start end stored machine0 machine1 service0 service1
 	machine0=$(busy)
 	service0=$(ticks "$PID")

@@ -74,8 +74,8 @@ now() { date +%s.%N; }
 # written (sync: the gigabytes the warm-up leaves would otherwise be written back, 30 s later, during
 # the next measurement).
 fresh() {
-	psql -d bench_ingest -qc "truncate metric_records, changes, audit_events, import_lines, import_errors" -c "checkpoint"
-	sync
+	psql -d bench_ingest -qc "truncate metric_records, changes, audit_events, import_lines, import_errors"
+	flush_writes bench_ingest
 }
 rate() { python3 -c "print(round($1 / ($3 - $2)))"; }
 

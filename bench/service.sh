@@ -1,4 +1,4 @@
-# Sourced by bench/profile.sh, bench/erasure.sh and bench/ingest.sh: the service started on a fresh database and
+# Sourced by bench/profile.sh, erasure.sh, ingest.sh, ab-batches.sh, soak.sh and webhooks.sh: the service started on a fresh database and
 # partners onboarded through the admin API. Needs PORT, ADMIN_TOKEN, OUT and the PG* variables.
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -23,6 +23,14 @@ start_service() {
 	trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
 	for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$((PORT + 1))/actuator/health/readiness" && break; sleep 0.5; done
 	BASE=http://127.0.0.1:$PORT
+}
+
+# flush_writes DATABASE: PostgreSQL's dirty pages written (CHECKPOINT) and the kernel's (sync), so that a measured
+# run does not pay for the writes of what ran before it (a checkpoint falls on the run at a point of its own,
+# the kernel writes back a warm-up's gigabytes about 30 s later).
+flush_writes() {
+	psql -d "$1" -qc CHECKPOINT >/dev/null
+	sync
 }
 
 # seed_metrics KEY USER: 50 metrics records of USER, a day apart from 2025-01-01 (the shared harness's

@@ -50,16 +50,15 @@ export BENCH_KEY=$KEY
 
 hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$1" --timeout 10s -s post_metrics.lua "$BASE") | grep '^RESULT'; }
 field() { grep -Eo "$1=[0-9.]+" <<<"$2" | cut -d= -f2; }
-# before each measured run: PostgreSQL's dirty pages written (CHECKPOINT) and the kernel's (sync): at 13,000
-# writes a second a checkpoint starts every 15-25 s of writing, and without this each run met them at a
-# different point (the runs with endpoints right after a run without, those without after minutes of draining)
-settle() { psql -d bench_webhooks -qc CHECKPOINT >/dev/null; sync; }
 open_deliveries() { psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where status in ('pending', 'failing')"; }
 
 log "warm-up: ${WARMUP}s of POST metrics"
 hot "${WARMUP}s" >/dev/null
 log "POST metrics without webhooks, ${DURATION}s"
-settle
+# flush_writes (bench/service.sh) before each measured run: at 13,000 writes a second a checkpoint starts every
+# 15-25 s of writing, and without it each run met them at a different point (the runs with endpoints right
+# after a run without, those without after minutes of draining)
+flush_writes bench_webhooks
 PREVIOUS=$(hot "${DURATION}s")
 ms() { python3 -c "print(round($(field p99_us "$1") / 1000, 1))"; }
 
@@ -88,7 +87,7 @@ for round in $(seq "$ROUNDS"); do
 	log "round $round: POST metrics with 5 endpoints receiving every change, ${DURATION}s"
 	BEFORE=$(changes)
 	SENT_BEFORE=$(succeeded)
-	settle
+	flush_writes bench_webhooks
 	HOOKED=$(hot "${DURATION}s")
 	ENDED=$(date +%s.%N)
 	WRITTEN=$(( $(changes) - BEFORE ))
@@ -102,7 +101,7 @@ for round in $(seq "$ROUNDS"); do
 	# the deleted endpoints' deliveries are deleted in the background (DeliveryRetention): done before the next run
 	until [ "$(psql -d bench_webhooks -Atc "select count(*) from webhook_deliveries where webhook_id in (select id from webhooks_deleted)")" = 0 ]; do sleep 1; done
 	log "round $round: POST metrics without webhooks again, ${DURATION}s"
-	settle
+	flush_writes bench_webhooks
 	AGAIN=$(hot "${DURATION}s")
 	ROWS+=("| $round | $(field rps "$PREVIOUS") | $(field rps "$HOOKED") ($(ms "$HOOKED") ms) | $(field rps "$AGAIN") | **$(python3 -c "print(round(100 * $(field rps "$HOOKED") / (($(field rps "$PREVIOUS") + $(field rps "$AGAIN")) / 2)))") %** | $(python3 -c "print(round(100 * $(field rps "$HOOKED") / $(field rps "$AGAIN")))") % | $WRITTEN | $SENT_DURING | $DRAINED s |")
 	SUM_WITH="${SUM_WITH:-0} + $(field rps "$HOOKED")"
