@@ -127,31 +127,23 @@ class ImportLinesTest extends PartnerTest {
 			.block()).as("the import is still there").isEqualTo(1);
 	}
 
+	private UUID newImport() {
+		UUID id = UUID.randomUUID();
+		insertImport(id).block();
+		return id;
+	}
+
 	/**
 	 * An import receiving its upload, made an hour ahead: once its lines are stored its
 	 * receiving lock is let go while it is still {@code receiving} (the route would move
 	 * it on), and the import worker running beside the tests would drop it as abandoned
-	 * before its lines are counted.
+	 * before the test looks at it.
 	 */
-	private UUID newImport() {
-		UUID id = UUID.randomUUID();
-		insertImport(id, "now() + interval '1 hour'").block();
-		return id;
-	}
-
 	private Mono<Void> insertImport(UUID id) {
-		return insertImport(id, "now()");
-	}
-
-	private Mono<Void> insertImport(UUID id, String createdAt) {
 		return this.db.sql("""
 				insert into imports (id, partner_id, key_id, request_id, resource, status, created_at)
-				values (:id, cast(:partner as uuid), :key, 'test', 'metrics', 'receiving', %s)
-				""".formatted(createdAt))
-			.bind("id", id)
-			.bind("partner", this.partner.partnerId())
-			.bind("key", UUID.randomUUID())
-			.then();
+				values (:id, cast(:partner as uuid), :key, 'test', 'metrics', 'receiving', now() + interval '1 hour')
+				""").bind("id", id).bind("partner", this.partner.partnerId()).bind("key", UUID.randomUUID()).then();
 	}
 
 	/**
