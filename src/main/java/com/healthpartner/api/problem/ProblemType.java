@@ -1,6 +1,7 @@
 package com.healthpartner.api.problem;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
@@ -72,14 +73,18 @@ public enum ProblemType {
 
 	private final String description;
 
+	private final String code;
+
 	ProblemType(HttpStatus status, String title, String description) {
 		this.status = status;
 		this.title = title;
 		this.description = description;
+		// once, and in no locale's rules: every problem's body names it
+		this.code = name().toLowerCase(Locale.ROOT);
 	}
 
 	public String code() {
-		return name().toLowerCase();
+		return this.code;
 	}
 
 	public HttpStatus status() {

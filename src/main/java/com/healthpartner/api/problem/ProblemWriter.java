@@ -1,19 +1,24 @@
 package com.healthpartner.api.problem;
 
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.http.support.Netty4HeadersAdapter;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -31,12 +36,35 @@ import com.healthpartner.api.text.JsonText;
 @Component
 public class ProblemWriter {
 
-	private final String problemBase;
+	/**
+	 * Headers whose names are not checked again: the edge's answers set only their own.
+	 */
+	private static final HttpHeadersFactory OWN_NAMES = DefaultHttpHeadersFactory.headersFactory()
+		.withNameValidation(false);
+
+	private static final AsciiString PROBLEM_JSON = AsciiString.cached(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+
+	private static final AsciiString NO_STORE = AsciiString.cached("no-store");
+
+	/**
+	 * The start of each type's body, the same for all its problems: {@code type},
+	 * {@code title}, {@code status} and the name of {@code detail}.
+	 */
+	private final Map<ProblemType, String> starts = new EnumMap<>(ProblemType.class);
 
 	private final Rejections rejections;
 
 	ProblemWriter(AppProperties properties, Rejections rejections) {
-		this.problemBase = properties.publicBaseUrl() + "/problems/";
+		String problemBase = properties.publicBaseUrl() + "/problems/";
+		for (ProblemType type : ProblemType.values()) {
+			StringBuilder start = new StringBuilder("{\"type\":");
+			JsonText.quote(start, problemBase + type.code()).append(",\"title\":");
+			JsonText.quote(start, type.title())
+				.append(",\"status\":")
+				.append(type.status().value())
+				.append(",\"detail\":");
+			this.starts.put(type, start.toString());
+		}
 		this.rejections = rejections;
 	}
 
@@ -51,15 +79,24 @@ public class ProblemWriter {
 	/**
 	 * The whole answer of a problem given outside any exchange, by the HTTP edge for a
 	 * request that never reached the web layer: the headers {@code first} writes (the
-	 * request id, ...), then those {@link #write} gives every problem.
+	 * request id, ...), then those {@link #write} gives every problem. Written into
+	 * Netty's headers directly, by names whose hashes are kept ({@link AsciiString}) and
+	 * not checked again (every name is this code's own; values are still checked): on the
+	 * {@code 429} path Spring's adapter and the checks of each name cost more than the
+	 * body.
 	 */
-	public FullHttpResponse answer(String path, String requestId, ApiException problem, Consumer<HttpHeaders> first) {
+	public FullHttpResponse answer(String path, String requestId, ApiException problem,
+			Consumer<io.netty.handler.codec.http.HttpHeaders> first) {
 		byte[] body = body(path, requestId, problem).getBytes(StandardCharsets.UTF_8);
 		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-				HttpResponseStatus.valueOf(problem.type().status().value()), Unpooled.wrappedBuffer(body));
-		HttpHeaders headers = new HttpHeaders(new Netty4HeadersAdapter(response.headers()));
+				HttpResponseStatus.valueOf(problem.type().status().value()), Unpooled.wrappedBuffer(body), OWN_NAMES,
+				DefaultHttpHeadersFactory.trailersFactory());
+		io.netty.handler.codec.http.HttpHeaders headers = response.headers();
 		first.accept(headers);
-		headers(headers, problem, body.length);
+		headers.set(HttpHeaderNames.CONTENT_TYPE, PROBLEM_JSON);
+		headers.set(HttpHeaderNames.CACHE_CONTROL, NO_STORE);
+		problem.headers().forEach(headers::set);
+		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
 		return response;
 	}
 
@@ -82,9 +119,7 @@ public class ProblemWriter {
 	public String body(String path, String requestId, ApiException problem) {
 		this.rejections.count(problem.type());
 		ProblemType type = problem.type();
-		StringBuilder json = new StringBuilder(256).append("{\"type\":");
-		JsonText.quote(json, this.problemBase + type.code()).append(",\"title\":");
-		JsonText.quote(json, type.title()).append(",\"status\":").append(type.status().value()).append(",\"detail\":");
+		StringBuilder json = new StringBuilder(256).append(this.starts.get(type));
 		JsonText.quote(json, (problem.getMessage() != null) ? problem.getMessage() : type.title())
 			.append(",\"instance\":");
 		JsonText.quote(json, path).append(",\"code\":");

@@ -1,6 +1,9 @@
 package com.healthpartner.api.ratelimit;
 
 import java.util.List;
+import java.util.function.BiConsumer;
+
+import io.netty.util.AsciiString;
 
 import org.springframework.http.HttpHeaders;
 
@@ -9,31 +12,41 @@ import org.springframework.http.HttpHeaders;
  * request. With one policy they describe it; with two (a registration: {@code anonymous}
  * and {@code registration}) {@code RateLimit-Policy} and {@code RateLimit} list both and
  * the {@code X-RateLimit-*} headers describe the binding one: the one that refused,
- * otherwise the one with the fewest requests left.
+ * otherwise the one with the fewest requests left. Written into Spring's headers of an
+ * exchange, or into Netty's headers of an answer given at the HTTP edge by names whose
+ * hashes are kept ({@link AsciiString}).
  */
 final class RateLimitHeaders {
 
-	static final String LIMIT = "X-RateLimit-Limit";
+	static final AsciiString LIMIT = AsciiString.cached("X-RateLimit-Limit");
 
-	static final String REMAINING = "X-RateLimit-Remaining";
+	static final AsciiString REMAINING = AsciiString.cached("X-RateLimit-Remaining");
 
-	static final String RESET = "X-RateLimit-Reset";
+	static final AsciiString RESET = AsciiString.cached("X-RateLimit-Reset");
 
-	static final String POLICY = "RateLimit-Policy";
+	static final AsciiString POLICY = AsciiString.cached("RateLimit-Policy");
 
-	static final String RATE_LIMIT = "RateLimit";
+	static final AsciiString RATE_LIMIT = AsciiString.cached("RateLimit");
 
 	private RateLimitHeaders() {
 	}
 
 	static void write(HttpHeaders headers, List<Decision> decisions) {
+		write((name, value) -> headers.set(name.toString(), value), decisions);
+	}
+
+	static void write(io.netty.handler.codec.http.HttpHeaders headers, List<Decision> decisions) {
+		write(headers::set, decisions);
+	}
+
+	private static void write(BiConsumer<AsciiString, String> headers, List<Decision> decisions) {
 		if (decisions.isEmpty()) {
 			return;
 		}
 		Decision binding = binding(decisions);
-		headers.set(LIMIT, binding.policy().limitText());
-		headers.set(REMAINING, Integer.toString(binding.remaining()));
-		headers.set(RESET, Long.toString(binding.resetEpochSeconds()));
+		headers.accept(LIMIT, binding.policy().limitText());
+		headers.accept(REMAINING, Integer.toString(binding.remaining()));
+		headers.accept(RESET, Long.toString(binding.resetEpochSeconds()));
 		StringBuilder policies = new StringBuilder(40);
 		StringBuilder limits = new StringBuilder(40);
 		for (int i = 0; i < decisions.size(); i++) {
@@ -50,8 +63,8 @@ final class RateLimitHeaders {
 				.append(";t=")
 				.append(decision.secondsToReset());
 		}
-		headers.set(POLICY, policies.toString());
-		headers.set(RATE_LIMIT, limits.toString());
+		headers.accept(POLICY, policies.toString());
+		headers.accept(RATE_LIMIT, limits.toString());
 	}
 
 	/** The refusing decision, otherwise the one with the fewest requests left. */

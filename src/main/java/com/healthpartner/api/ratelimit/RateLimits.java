@@ -66,8 +66,11 @@ public class RateLimits {
 		this.counters.count(decision);
 	}
 
-	/** The rate-limit headers of a request whose one decision is this. */
-	public static void writeHeaders(HttpHeaders headers, Decision decision) {
+	/**
+	 * The rate-limit headers of a request whose one decision is this, answered at the
+	 * HTTP edge.
+	 */
+	public static void writeHeaders(io.netty.handler.codec.http.HttpHeaders headers, Decision decision) {
 		RateLimitHeaders.write(headers, List.of(decision));
 	}
 
