@@ -23,11 +23,11 @@ import reactor.core.publisher.Mono;
  * subclass says otherwise).
  * <p>
  * A parameter's bytes go in a heap buffer of its own, not one of the connection's pool:
- * the driver releases a parameter once its Bind message is written, but not when the
- * statement is cancelled before that (a request cut off, a deadline passed:
- * r2dbc-postgresql issue 734), and a pooled buffer lost so keeps its memory for good
- * while a heap buffer is collected like any object. The bytes are copied into the Bind
- * message either way.
+ * until r2dbc-postgresql 1.1.3 (issue 734) the driver did not release a parameter whose
+ * statement was cancelled before its Bind message was written (a request cut off, a
+ * deadline passed), and a pooled buffer lost so kept its memory for good, while a heap
+ * buffer is collected like any object. Kept with the fixed driver: the bytes are copied
+ * into the Bind message either way.
  */
 abstract class BinaryEncoder implements Codec<Object>, CodecMetadata {
 
