@@ -68,6 +68,15 @@ public class ApiKeys {
 		return this.keys.resolve(apiKey, Mono.defer(() -> this.gate.beforeLookup(exchange))).map(this::check);
 	}
 
+	/**
+	 * Whether the request's key resolved to a partner's key recently, so that a failure
+	 * to check it (the database gone) is the service's, not a made-up key's: never a
+	 * grant.
+	 */
+	public boolean known(ServerWebExchange exchange) {
+		return this.keys.known(exchange.getRequest().getHeaders().getFirst(HEADER));
+	}
+
 	/** Records that a request with this key was accepted (its {@code last_used_at}). */
 	public void used(ApiPrincipal principal) {
 		this.usage.used(principal.keyId());

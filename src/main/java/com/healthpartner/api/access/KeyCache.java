@@ -85,6 +85,14 @@ class KeyCache implements AccessInvalidation {
 		}));
 	}
 
+	/**
+	 * Whether {@code apiKey} resolved to a partner's key here recently: never a grant,
+	 * only what tells a partner's key whose check failed from a made-up one.
+	 */
+	boolean known(String apiKey) {
+		return apiKey != null && this.known.getIfPresent(KeyHash.of(apiKey)) != null;
+	}
+
 	private Mono<ApiPrincipal> lookUp(KeyHash key) {
 		return this.lookup.findByHash(key.bytes())
 			.doOnNext((principal) -> this.known.put(key, Boolean.TRUE))

@@ -138,7 +138,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		// address's window is used up): the request counts under its address, unless a
 		// limit already spoke
 		return bounded.onErrorResume((failure) -> !RateLimits.decided(exchange),
-				(failure) -> anonymous(exchange, failure));
+				(failure) -> unchecked(exchange, failure));
 	}
 
 	/** Checks 1 to 4, then the handler. */
@@ -152,7 +152,21 @@ class ApiGate implements WebFilter, EarlyAnswers {
 			// the key could not be checked (the database failed, the address's window is
 			// used up): the request counts under its address, unless a limit already
 			// spoke
-			.onErrorResume((failure) -> !RateLimits.decided(exchange), (failure) -> anonymous(exchange, failure));
+			.onErrorResume((failure) -> !RateLimits.decided(exchange), (failure) -> unchecked(exchange, failure));
+	}
+
+	/**
+	 * A request whose key could not be checked: a key that resolved to a partner's
+	 * recently keeps the failure (a {@code 503} while the database is gone), any other
+	 * counts under its address ({@link #anonymous}). Counted under the address, a
+	 * partner's own requests used up its window within seconds of an outage and were
+	 * refused with {@code 429} for up to a minute after the database was back.
+	 */
+	private Mono<Void> unchecked(ServerWebExchange exchange, Throwable failure) {
+		if (!(failure instanceof ApiException) && this.keys.known(exchange)) {
+			return Mono.error(failure);
+		}
+		return anonymous(exchange, failure);
 	}
 
 	private Mono<Void> keyChecked(ServerWebExchange exchange, WebFilterChain chain, KeyCheck check) {

@@ -25,6 +25,10 @@ public final class InMemoryKeys implements KeyLookup {
 
 	private final AtomicInteger lookups = new AtomicInteger();
 
+	private volatile RuntimeException failure;
+
+	private volatile KeyCache cache;
+
 	/** Adds a key of a partner with all scopes; returns its principal. */
 	public ApiPrincipal add(String key, String plan, PartnerStatus status, Instant expiresAt) {
 		ApiPrincipal principal = new ApiPrincipal(UUID.randomUUID(), "Gym " + key.substring(4, 8), plan, status,
@@ -37,10 +41,24 @@ public final class InMemoryKeys implements KeyLookup {
 		return this.lookups.get();
 	}
 
+	/**
+	 * The database gone ({@code failure}) or back (null): while gone every look-up fails
+	 * with {@code failure}, and the key cache is bypassed, as when its {@code LISTEN}
+	 * connection is down.
+	 */
+	public void outage(RuntimeException failure) {
+		this.failure = failure;
+		KeyCache cache = this.cache;
+		if (cache != null) {
+			cache.listening(failure == null);
+		}
+	}
+
 	@Override
 	public Mono<ApiPrincipal> findByHash(byte[] keyHash) {
 		this.lookups.incrementAndGet();
-		return Mono.justOrEmpty(this.byHash.get(Arrays.toString(keyHash)));
+		RuntimeException failure = this.failure;
+		return (failure != null) ? Mono.error(failure) : Mono.justOrEmpty(this.byHash.get(Arrays.toString(keyHash)));
 	}
 
 	@Override
@@ -57,6 +75,7 @@ public final class InMemoryKeys implements KeyLookup {
 	public ApiKeys apiKeys(KeyLookupGate gate, Clock clock) {
 		KeyCache cache = new KeyCache(this);
 		cache.listening(true);
+		this.cache = cache;
 		return new ApiKeys(cache, new KeyUsage(this, clock, Duration.ofSeconds(2)), gate, clock);
 	}
 

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
+import io.r2dbc.spi.R2dbcNonTransientResourceException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -110,6 +111,48 @@ class ApiGateTest {
 		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
 		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isNotNull();
 		assertThat(this.handled.get()).isNull();
+	}
+
+	@Test
+	void aPartnersKeyThatCannotBeCheckedKeepsTheFailureAndLeavesItsAddressesWindowAlone() {
+		run(request("/api/v1/health/metrics/catalog", KEY));
+		R2dbcNonTransientResourceException down = new R2dbcNonTransientResourceException("Connection refused");
+		this.stored.outage(down);
+		for (int i = 0; i < 5; i++) {
+			MockServerWebExchange exchange = MockServerWebExchange.from(request("/api/v1/health/metrics/catalog", KEY)
+				.remoteAddress(new InetSocketAddress("203.0.113.7", 4000)));
+			this.gate.filter(exchange, (passed) -> {
+				this.handled.set(passed);
+				return Mono.empty();
+			}).as(StepVerifier::create).expectErrorMatches((failure) -> failure == down).verify();
+			assertThat(exchange.getResponse().getStatusCode()).isNull();
+			assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Policy")).isNull();
+		}
+		this.stored.outage(null);
+		this.handled.set(null);
+		MockServerWebExchange back = run(request("/api/v1/health/metrics/catalog", KEY));
+		assertThat(this.handled.get()).isNotNull();
+		assertThat(back.getResponse().getHeaders().getFirst("RateLimit-Policy")).isEqualTo("\"default\";q=60;w=60");
+		assertThat(run(request("/api/v1/health/metrics", null)).getResponse().getStatusCode())
+			.isEqualTo(HttpStatus.UNAUTHORIZED);
+	}
+
+	@Test
+	void aMadeUpKeyThatCannotBeCheckedCountsUnderItsAddress() {
+		String madeUp = "hpk_" + "M".repeat(32);
+		this.stored.outage(new R2dbcNonTransientResourceException("Connection refused"));
+		MockServerWebExchange exchange = null;
+		for (int i = 0; i < 4; i++) {
+			exchange = MockServerWebExchange.from(request("/api/v1/health/metrics/catalog", madeUp)
+				.remoteAddress(new InetSocketAddress("203.0.113.7", 4000)));
+			this.gate.filter(exchange, (passed) -> Mono.empty())
+				.onErrorComplete()
+				.as(StepVerifier::create)
+				.verifyComplete();
+		}
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Policy"))
+			.isEqualTo("\"anonymous\";q=3;w=60");
 	}
 
 	@Test
