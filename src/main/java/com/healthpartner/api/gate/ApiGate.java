@@ -135,8 +135,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 			return bounded;
 		}
 		// the key could not be checked (the database failed or missed the deadline, the
-		// address's window is used up): the request counts under its address, unless a
-		// limit already spoke
+		// address's window is used up): unchecked, unless a limit already spoke
 		return bounded.onErrorResume((failure) -> !RateLimits.decided(exchange),
 				(failure) -> unchecked(exchange, failure));
 	}
@@ -150,8 +149,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		return this.keys.lookUp(exchange)
 			.flatMap((check) -> keyChecked(exchange, chain, check))
 			// the key could not be checked (the database failed, the address's window is
-			// used up): the request counts under its address, unless a limit already
-			// spoke
+			// used up): unchecked, unless a limit already spoke
 			.onErrorResume((failure) -> !RateLimits.decided(exchange), (failure) -> unchecked(exchange, failure));
 	}
 
