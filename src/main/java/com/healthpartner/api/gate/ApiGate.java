@@ -154,17 +154,15 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	}
 
 	/**
-	 * A request whose key could not be checked: a key that resolved to a partner's
-	 * recently keeps the failure (a {@code 503} while the database is gone), any other
-	 * counts under its address ({@link #anonymous}). Counted under the address, a
-	 * partner's own requests used up its window within seconds of an outage and were
-	 * refused with {@code 429} for up to a minute after the database was back.
+	 * A request whose key could not be checked: counted under its address
+	 * ({@link #anonymous}), but not refused by the address's window when its key resolved
+	 * to a partner's recently: it keeps the failure (a {@code 503} while the database is
+	 * gone), with the address's rate-limit headers. Refused by the address, a partner's
+	 * own writers used up its window within seconds of an outage and were refused with
+	 * {@code 429} for up to a minute after the database was back.
 	 */
 	private Mono<Void> unchecked(ServerWebExchange exchange, Throwable failure) {
-		if (!(failure instanceof ApiException) && this.keys.known(exchange)) {
-			return Mono.error(failure);
-		}
-		return anonymous(exchange, failure);
+		return anonymous(exchange, failure, !(failure instanceof ApiException) && this.keys.known(exchange));
 	}
 
 	private Mono<Void> keyChecked(ServerWebExchange exchange, WebFilterChain chain, KeyCheck check) {
@@ -199,8 +197,13 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	 * window.
 	 */
 	private Mono<Void> anonymous(ServerWebExchange exchange, Throwable failure) {
+		return anonymous(exchange, failure, false);
+	}
+
+	/** {@link #anonymous}, for a partner's key never refused by the address's window. */
+	private Mono<Void> anonymous(ServerWebExchange exchange, Throwable failure, boolean partnersKey) {
 		return this.limits.anonymous(exchange).flatMap((decision) -> {
-			if (!decision.allowed()) {
+			if (!decision.allowed() && !partnersKey) {
 				return refuse(exchange, RateLimits.limited(decision));
 			}
 			return (failure instanceof ApiException refusal) ? refuse(exchange, refusal) : Mono.error(failure);
