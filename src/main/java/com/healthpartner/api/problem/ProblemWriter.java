@@ -3,6 +3,7 @@ package com.healthpartner.api.problem;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.netty.buffer.Unpooled;
@@ -72,7 +73,8 @@ public class ProblemWriter {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(problem.type().status());
 		byte[] body = body(exchange, problem).getBytes(StandardCharsets.UTF_8);
-		headers(response.getHeaders(), problem, body.length);
+		HttpHeaders headers = response.getHeaders();
+		headers(((name, value) -> headers.set(name.toString(), value.toString())), problem, body.length);
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
 	}
 
@@ -91,21 +93,18 @@ public class ProblemWriter {
 		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
 				HttpResponseStatus.valueOf(problem.type().status().value()), Unpooled.wrappedBuffer(body), OWN_NAMES,
 				DefaultHttpHeadersFactory.trailersFactory());
-		io.netty.handler.codec.http.HttpHeaders headers = response.headers();
-		first.accept(headers);
-		headers.set(HttpHeaderNames.CONTENT_TYPE, PROBLEM_JSON);
-		headers.set(HttpHeaderNames.CACHE_CONTROL, NO_STORE);
-		problem.headers().forEach(headers::set);
-		headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+		first.accept(response.headers());
+		headers(response.headers()::set, problem, body.length);
 		return response;
 	}
 
-	private static void headers(HttpHeaders headers, ApiException problem, int length) {
-		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-		headers.setCacheControl("no-store");
-		problem.headers().forEach(headers::set);
+	/** The headers every problem's answer has, into Spring's headers or Netty's. */
+	private static void headers(BiConsumer<CharSequence, CharSequence> headers, ApiException problem, int length) {
+		headers.accept(HttpHeaderNames.CONTENT_TYPE, PROBLEM_JSON);
+		headers.accept(HttpHeaderNames.CACHE_CONTROL, NO_STORE);
+		problem.headers().forEach(headers::accept);
 		// set here rather than left to the server: the answer to a HEAD has it too
-		headers.setContentLength(length);
+		headers.accept(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(length));
 	}
 
 	String body(ServerWebExchange exchange, ApiException problem) {
