@@ -5,7 +5,10 @@
 #
 #   bench/profile.sh [workload...]      workloads: post_metrics get_metrics get_assessments rate_limited
 #                                       (the shared harness's), and bench/wrk's: post_metrics_client_ids
-#                                       post_metrics_updates changes_page metrics_page_100
+#                                       post_metrics_updates changes_page metrics_page_100, and the
+#                                       issue-28 others: post_assessments mixed signed_post_metrics
+#                                       signed_get_metrics export_metrics (run at 2 connections, the
+#                                       partner's cap of concurrent exports)
 #
 # It builds target/health-partner-api.jar if missing, starts it in the prod profile on a fresh
 # database bench_profile (port 18094, management 18095), onboards a partner on a plan of 10^9 a
@@ -35,7 +38,7 @@ mkdir -p "$OUT"
 # shellcheck source=bench/service.sh
 . bench/service.sh
 start_service bench_profile
-BENCH_KEY=$(onboard loadtest)
+read -r BENCH_KEY BENCH_SECRET < <(credentials loadtest)
 DEFAULT_KEY=$(onboard default)
 GET_METRICS_USER=u-get-m-profile
 GET_ASSESSMENTS_USER=u-get-a-profile
@@ -56,10 +59,21 @@ cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 # the CPU ticks of every PostgreSQL process of the machine (its backends live as long as the pools)
 dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
 # a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua)
+# (signed workloads: their signatures made just before, since a signature is valid for 300 s and a
+# write's is accepted once; 15,000 writes a second are more than this machine serves)
+SIGNED=$(mktemp -d)
+export SIGNED_FILE
 run_wrk() {
-	local dir="$HARNESS/wrk"
+	local dir="$HARNESS/wrk" connections=$CONNECTIONS
 	[ -f "bench/wrk/$1.lua" ] && dir="$PWD/bench/wrk"
-	(cd "$dir" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'
+	case $1 in
+	signed_post_metrics) SIGNED_FILE=$SIGNED/post. && python3 bench/sign.py "$BENCH_SECRET" post $((15000 * $2)) 2 "$SIGNED_FILE" ;;
+	signed_get_metrics) SIGNED_FILE=$SIGNED/get && python3 bench/sign.py "$BENCH_SECRET" get \
+		"/api/v1/health/metrics?user_id=$GET_METRICS_USER&start_date=$START_DATE&end_date=$END_DATE&limit=100" "$SIGNED_FILE" ;;
+	export_metrics) connections=2 ;;
+	esac
+	(cd "$dir" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$connections" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'
+	rm -f "$SIGNED"/*
 }
 TICKS=$(getconf CLK_TCK)
 
@@ -71,7 +85,7 @@ for w in $WORKLOADS; do run_wrk "$w" "$WARMUP" >/dev/null; done
 # (the feed's page, for one, then sorts a bitmap scan instead of reading its index in order).
 psql -d bench_profile -qc "ANALYZE" >/dev/null
 
-printf '%-16s %10s %10s %10s %12s %12s\n' workload req/s p50_ms p99_ms cpu_us/req db_us/req | tee "$OUT/summary.txt"
+printf '%-20s %10s %10s %10s %12s %12s %8s\n' workload req/s p50_ms p99_ms cpu_us/req db_us/req non2xx | tee "$OUT/summary.txt"
 for w in $WORKLOADS; do
 	before=$(cpu) db_before=$(dbcpu)
 	result=$(run_wrk "$w" "$DURATION")
@@ -83,7 +97,8 @@ db_us = (int(sys.argv[7]) - int(sys.argv[6])) / ticks * 1e6
 r = dict(kv.split('=') for kv in result.split()[1:])
 requests = int(r['requests'])
 cpu_us = (after - before) / ticks * 1e6 / max(requests, 1)
-print(f"{workload:16s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f} {db_us / max(requests, 1):12.1f}")
+errors = sum(int(r[k]) for k in ('non2xx', 'connect_err', 'read_err', 'write_err', 'timeout_err'))
+print(f"{workload:20s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f} {db_us / max(requests, 1):12.1f} {errors:8d}")
 PY
 done
 # Then (PROFILE=1, the default) each workload again with a JFR recording of CPU samples: after all

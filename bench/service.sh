@@ -44,11 +44,20 @@ seed_metrics() {
 	done
 }
 
-# onboard PLAN [EMAIL]: registers and approves a partner on PLAN; prints its API key.
-onboard() {
+# credentials PLAN [EMAIL]: registers and approves a partner on PLAN; prints its API key and its secret
+# (for signed requests), separated by a space.
+credentials() {
 	local email=${2:-bench-$1-$(date +%s%N)@example.com} reg
 	reg=$(curl -sf -X POST "$BASE/api/v1/auth" -H 'content-type: application/json' \
 		-d "{\"email\":\"$email\",\"partner_name\":\"Bench $1\"}" | json registration_id)
 	curl -sf -X POST "$BASE/admin/v1/registrations/$reg/approve" -H "authorization: Bearer $ADMIN_TOKEN" \
-		-H 'content-type: application/json' -d "{\"plan\":\"$1\"}" | json api_key
+		-H 'content-type: application/json' -d "{\"plan\":\"$1\"}" |
+		python3 -c "import json,sys; a = json.load(sys.stdin); print(a['api_key'], a['api_secret'])"
+}
+
+# onboard PLAN [EMAIL]: registers and approves a partner on PLAN; prints its API key.
+onboard() {
+	local answer
+	answer=$(credentials "$@")
+	echo "${answer%% *}"
 }
