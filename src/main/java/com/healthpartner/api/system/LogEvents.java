@@ -36,14 +36,21 @@ import org.springframework.stereotype.Component;
 @Component
 class LogEvents implements MeterBinder, DisposableBean {
 
-	/** Numbers the appenders: each registry of each application context has its own. */
-	private static final AtomicInteger appenders = new AtomicInteger();
+	/**
+	 * The appenders of every instance in this JVM, which shares one Logback context: a
+	 * new application context configures the logging again and drops them all (Logback's
+	 * {@code stop()} also drops its listeners), so each instance attaches them all again.
+	 */
+	private static final List<Counting> live = new CopyOnWriteArrayList<>();
+
+	private static final AtomicInteger names = new AtomicInteger();
+
+	/** Attaches them again after a reset of the logging that keeps the listeners. */
+	private static final Reattach reattach = new Reattach();
 
 	private final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
 
-	private final List<Counting> counting = new CopyOnWriteArrayList<>();
-
-	private final Reattach reattach = new Reattach(this);
+	private final List<Counting> own = new CopyOnWriteArrayList<>();
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
@@ -58,19 +65,18 @@ class LogEvents implements MeterBinder, DisposableBean {
 		}
 		Counting counting = new Counting(counters);
 		counting.setContext(this.context);
-		counting.setName("logback-events-" + appenders.incrementAndGet());
-		if (this.counting.isEmpty()) {
-			// a reset of the logging (Spring Boot's, when it configures it again) drops
-			// the appenders: attach them again
-			this.context.addListener(this.reattach);
+		counting.setName("logback-events-" + names.incrementAndGet());
+		this.own.add(counting);
+		live.add(counting);
+		if (!this.context.getCopyOfListenerList().contains(reattach)) {
+			this.context.addListener(reattach);
 		}
-		this.counting.add(counting);
-		attach();
+		attach(this.context);
 	}
 
-	private void attach() {
-		Logger root = this.context.getLogger(Logger.ROOT_LOGGER_NAME);
-		for (Counting counting : this.counting) {
+	private static void attach(LoggerContext context) {
+		Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+		for (Counting counting : live) {
 			if (root.getAppender(counting.getName()) == null) {
 				counting.start();
 				root.addAppender(counting);
@@ -80,13 +86,13 @@ class LogEvents implements MeterBinder, DisposableBean {
 
 	@Override
 	public void destroy() {
-		this.context.removeListener(this.reattach);
 		Logger root = this.context.getLogger(Logger.ROOT_LOGGER_NAME);
-		for (Counting counting : this.counting) {
+		for (Counting counting : this.own) {
+			live.remove(counting);
 			root.detachAppender(counting);
 			counting.stop();
 		}
-		this.counting.clear();
+		this.own.clear();
 	}
 
 	/** The levels counted, each with its tag. */
@@ -127,7 +133,7 @@ class LogEvents implements MeterBinder, DisposableBean {
 
 	}
 
-	private record Reattach(LogEvents events) implements LoggerContextListener {
+	private static final class Reattach implements LoggerContextListener {
 
 		@Override
 		public boolean isResetResistant() {
@@ -140,7 +146,7 @@ class LogEvents implements MeterBinder, DisposableBean {
 
 		@Override
 		public void onReset(LoggerContext context) {
-			this.events.attach();
+			attach(context);
 		}
 
 		@Override
