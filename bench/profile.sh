@@ -58,7 +58,8 @@ export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=20
 cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 # the CPU ticks of every PostgreSQL process of the machine (its backends live as long as the pools)
 dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
-# a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua)
+# a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua, and its
+# write scripts bench/wrk/threads.lua)
 # (signed workloads: their signatures made just before, since a signature is valid for 300 s and a
 # write's is accepted once; 25,000 writes a second are more than this machine serves, and a run that
 # runs out sends replays, answered 401 and counted)

@@ -2,18 +2,11 @@
 -- GET_METRICS_USER), two the GET assessments page (20 records, GET_ASSESSMENTS_USER), three post a
 -- metrics record and one an assessment (16 users a thread), all with the bench-plan key (BENCH_KEY).
 local common = require "common"
+local threads = require "threads"
 
 local key = common.env("BENCH_KEY")
-local thread_count = 0
 
-function setup(thread)
-   thread_count = thread_count + 1
-   thread:set("thread_no", thread_count)
-end
-
-local requests, i
-
-function init(args)
+threads.rotating(function(thread_no)
    local headers = { ["Content-Type"] = "application/json", ["x-api-key"] = key }
    local metrics_page = wrk.format("GET", string.format(
       "/api/v1/health/metrics?user_id=%s&start_date=%s&end_date=%s&limit=100",
@@ -21,7 +14,7 @@ function init(args)
       { ["x-api-key"] = key })
    local assessments_page = wrk.format("GET",
       "/api/v1/health/assessments?user_id=" .. common.env("GET_ASSESSMENTS_USER"), { ["x-api-key"] = key })
-   requests, i = {}, 0
+   local requests = {}
    -- 16 rounds of ten, so that the writes rotate over 16 users
    for round = 1, 16 do
       local user = string.format("u-mix-%d-%d", thread_no, round)
@@ -34,13 +27,5 @@ function init(args)
          table.insert(requests, r)
       end
    end
-end
-
-function request()
-   i = i % #requests + 1
-   return requests[i]
-end
-
-function done(summary, latency, requests)
-   common.finish(summary, latency)
-end
+   return requests
+end)

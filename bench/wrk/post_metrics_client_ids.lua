@@ -2,14 +2,10 @@
 -- request with a client_record_id of its own (version 0): the create path of a partner that syncs
 -- with client record ids, to compare with the plain POST.
 local common = require "common"
+local threads = require "threads"
 
 local key = common.env("BENCH_KEY")
-local thread_count = 0
-
-function setup(thread)
-   thread_count = thread_count + 1
-   thread:set("thread_no", thread_count)
-end
+threads.numbered()
 
 local n, run
 
@@ -24,8 +20,4 @@ function request()
       thread_no, n % 16, run, thread_no, n)
    return wrk.format("POST", "/api/v1/health/metrics",
       { ["Content-Type"] = "application/json", ["x-api-key"] = key }, body)
-end
-
-function done(summary, latency, requests)
-   common.finish(summary, latency)
 end

@@ -2,14 +2,10 @@
 -- client_record_version: every request after the first of an id replaces the stored record
 -- (Record-Outcome: updated).
 local common = require "common"
+local threads = require "threads"
 
 local key = common.env("BENCH_KEY")
-local thread_count = 0
-
-function setup(thread)
-   thread_count = thread_count + 1
-   thread:set("thread_no", thread_count)
-end
+threads.numbered()
 
 local n, run
 
@@ -24,8 +20,4 @@ function request()
       thread_no, run, thread_no, n % 16, n)
    return wrk.format("POST", "/api/v1/health/metrics",
       { ["Content-Type"] = "application/json", ["x-api-key"] = key }, body)
-end
-
-function done(summary, latency, requests)
-   common.finish(summary, latency)
 end
