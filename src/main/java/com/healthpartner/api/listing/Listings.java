@@ -44,6 +44,9 @@ public class Listings {
 	 */
 	static final int WRITE_CHARS = 32 * 1024;
 
+	/** How a page's answer begins, before its first record. */
+	private static final byte[] PAGE_START = "{\"data\":[".getBytes(StandardCharsets.UTF_8);
+
 	private final JsonMapper mapper;
 
 	private final ExportSlots slots;
@@ -117,26 +120,43 @@ public class Listings {
 	}
 
 	/**
-	 * A page whose records are already JSON ({@code views}, their objects in list order),
-	 * written into the answer as they are; {@code nextCursor} null on the last page.
+	 * A page whose records are already JSON in UTF-8 ({@code views}, their objects in
+	 * list order), copied into the answer as they are; {@code nextCursor} null on the
+	 * last page.
 	 */
-	public Mono<ServerResponse> page(List<String> views, String nextCursor) {
-		int length = 128;
-		for (String view : views) {
-			length += view.length() + 1;
+	public Mono<ServerResponse> page(List<byte[]> views, String nextCursor) {
+		byte[] end = end(new StringBuilder(64), nextCursor).toString().getBytes(StandardCharsets.UTF_8);
+		int length = PAGE_START.length + end.length + Math.max(0, views.size() - 1);
+		for (byte[] view : views) {
+			length += view.length;
 		}
-		StringBuilder json = new StringBuilder(length).append("{\"data\":[");
+		byte[] json = new byte[length];
+		System.arraycopy(PAGE_START, 0, json, 0, PAGE_START.length);
+		int at = PAGE_START.length;
 		for (int i = 0; i < views.size(); i++) {
 			if (i > 0) {
-				json.append(',');
+				json[at++] = ',';
 			}
-			json.append(views.get(i));
+			byte[] view = views.get(i);
+			System.arraycopy(view, 0, json, at, view.length);
+			at += view.length;
 		}
-		return page(json, nextCursor);
+		System.arraycopy(end, 0, json, at, end.length);
+		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(BytesBody.of(json));
 	}
 
 	/** The answer of a page whose records {@code json} holds after its opening. */
 	private static Mono<ServerResponse> page(StringBuilder json, String nextCursor) {
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(BytesBody.of(end(json, nextCursor).toString().getBytes(StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * Appends to {@code json} what follows a page's records: its next cursor, then the
+	 * end.
+	 */
+	private static StringBuilder end(StringBuilder json, String nextCursor) {
 		json.append("],\"next_cursor\":");
 		if (nextCursor != null) {
 			JsonText.quote(json, nextCursor);
@@ -144,9 +164,7 @@ public class Listings {
 		else {
 			json.append("null");
 		}
-		return ServerResponse.ok()
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(BytesBody.of(json.append('}').toString().getBytes(StandardCharsets.UTF_8)));
+		return json.append('}');
 	}
 
 	/**

@@ -1,24 +1,28 @@
 package com.healthpartner.api.records;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 import io.r2dbc.spi.Readable;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
- * list order ({@code views}, JSON objects as the database holds them), how many records
- * the query found (one more than the limit tells that a next page exists), and the keyset
- * position of the last record of a full page, where the next page starts after.
+ * list order ({@code views}, JSON objects as the database holds them, in UTF-8, which is
+ * how the answer writes them: a view is never decoded), how many records the query found
+ * (one more than the limit tells that a next page exists), and the keyset position of the
+ * last record of a full page, where the next page starts after.
  *
- * @param views the records' JSON objects, in list order
+ * @param views the records' JSON objects, in list order, in UTF-8
  * @param found the records found, at most the limit plus one
  * @param lastAt the ordering time of the last record of a full page, else null
  * @param lastId the id of the last record of a full page, else null
  */
-public record StoredPage(List<String> views, int found, Instant lastAt, UUID lastId) {
+public record StoredPage(List<byte[]> views, int found, Instant lastAt, UUID lastId) {
 
 	/**
 	 * Builds a page from the rows of its query as they arrive, a query of each record's
@@ -31,7 +35,7 @@ public record StoredPage(List<String> views, int found, Instant lastAt, UUID las
 
 		private final int limit;
 
-		private final List<String> views;
+		private final List<byte[]> views;
 
 		private int found;
 
@@ -51,7 +55,7 @@ public record StoredPage(List<String> views, int found, Instant lastAt, UUID las
 		void add(Readable row, int first) {
 			int found = ++this.found;
 			if (found <= this.limit) {
-				this.views.add(row.get(first, String.class));
+				this.views.add(row.get(first, byte[].class));
 			}
 			if (found == this.limit) {
 				this.lastAt = row.get(first + 1, Instant.class);
@@ -63,6 +67,44 @@ public record StoredPage(List<String> views, int found, Instant lastAt, UUID las
 			return new StoredPage(this.views, this.found, this.lastAt, this.lastId);
 		}
 
+	}
+
+	/**
+	 * Two pages are equal when they hold the same views, by their bytes, and the rest.
+	 */
+	@Override
+	public boolean equals(Object other) {
+		if (!(other instanceof StoredPage page) || page.views.size() != this.views.size()) {
+			return false;
+		}
+		for (int i = 0; i < this.views.size(); i++) {
+			if (!Arrays.equals(page.views.get(i), this.views.get(i))) {
+				return false;
+			}
+		}
+		return page.found == this.found && Objects.equals(page.lastAt, this.lastAt)
+				&& Objects.equals(page.lastId, this.lastId);
+	}
+
+	@Override
+	public int hashCode() {
+		int hash = Objects.hash(this.found, this.lastAt, this.lastId);
+		for (byte[] view : this.views) {
+			hash = 31 * hash + Arrays.hashCode(view);
+		}
+		return hash;
+	}
+
+	/** The page with its views as text, for a test's or a log's eyes. */
+	@Override
+	public String toString() {
+		return "StoredPage[views=" + texts() + ", found=" + this.found + ", lastAt=" + this.lastAt + ", lastId="
+				+ this.lastId + "]";
+	}
+
+	/** The views as text. */
+	public List<String> texts() {
+		return this.views.stream().map((view) -> new String(view, StandardCharsets.UTF_8)).toList();
 	}
 
 	/** Whether there are records after this page. */

@@ -75,6 +75,16 @@ class AssessmentsTest extends PartnerTest {
 			.getResponseBodyContent();
 		assertThat(new String(read, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(created);
 		assertThat(this.api.ndjson(this.partner.apiKey(), LIST, this.user)).containsExactly(created);
+		// a page passes the stored view through: the same bytes as the answer of the
+		// write
+		byte[] page = this.api.get(this.partner.apiKey(), LIST, this.user)
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent();
+		assertThat(new String(page, java.nio.charset.StandardCharsets.UTF_8))
+			.isEqualTo("{\"data\":[" + created + "],\"next_cursor\":null}");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package com.healthpartner.api.records;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -165,11 +166,11 @@ class PageBatchesTest extends IntegrationTest {
 			// oldest first: the last inserted is the oldest
 			assertThat(mine.join().views()).hasSize(5);
 			for (int i = 0; i < 5; i++) {
-				assertThat(mine.join().views().get(i)).contains("\"id\":\"" + ids.get(4 - i) + "\"");
+				assertThat(mine.join().texts().get(i)).contains("\"id\":\"" + ids.get(4 - i) + "\"");
 			}
 			assertThat(mine.join().found()).isEqualTo(5);
 			assertThat(mine.join().lastId()).isNull();
-			assertThat(two.join().views()).isEqualTo(mine.join().views().subList(0, 2));
+			assertThat(two.join().texts()).isEqualTo(mine.join().texts().subList(0, 2));
 			assertThat(two.join().found()).isEqualTo(3);
 			assertThat(two.join().lastId()).isEqualTo(ids.get(3));
 			assertThat(two.join().lastAt()).isEqualTo(T0.plus(Duration.ofHours(2)));
@@ -363,7 +364,10 @@ class PageBatchesTest extends IntegrationTest {
 					new Stored(null, null, null, query.after().at(), query.after().id().toString(), null)) > 0)
 			.limit(limit + 1L)
 			.toList();
-		List<String> views = found.stream().limit(limit).map(Stored::view).toList();
+		List<byte[]> views = found.stream()
+			.limit(limit)
+			.map((record) -> record.view().getBytes(StandardCharsets.UTF_8))
+			.toList();
 		Stored last = (found.size() >= limit) ? found.get(limit - 1) : null;
 		return new StoredPage(views, found.size(), (last != null) ? last.at() : null,
 				(last != null) ? last.id() : null);
