@@ -1,6 +1,8 @@
 package com.healthpartner.api.listing;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -27,9 +29,9 @@ import com.healthpartner.api.web.BytesBody;
 /**
  * Writes a list either as one JSON page or, for {@code Accept: application/x-ndjson}, as
  * a stream of one JSON object a line. The stream is written as rows arrive: lines are
- * gathered into writes of about {@link #WRITE_CHARS} characters (one HTTP chunk and one
- * buffer each, instead of one a line) and the response asks for the next row only when
- * the connection takes more, so an export of any size holds a few hundred rows in memory.
+ * gathered into writes of about {@link #WRITE_BYTES} bytes (one HTTP chunk and one buffer
+ * each, instead of one a line) and the response asks for the next row only when the
+ * connection takes more, so an export of any size holds a few hundred rows in memory.
  * Exports running at once are capped ({@link ExportSlots}).
  */
 @Component
@@ -38,11 +40,11 @@ public class Listings {
 	public static final MediaType NDJSON = MediaType.APPLICATION_NDJSON;
 
 	/**
-	 * Characters of NDJSON lines gathered into one write. Rows arrive from the database
-	 * in batches ({@code fetchSize}), so a write waits at most for the next batch; a line
+	 * Bytes of NDJSON lines gathered into one write. Rows arrive from the database in
+	 * batches ({@code fetchSize}), so a write waits at most for the next batch; a line
 	 * longer than this is written on its own.
 	 */
-	static final int WRITE_CHARS = 32 * 1024;
+	static final int WRITE_BYTES = 32 * 1024;
 
 	/** How a page's answer begins, before its first record. */
 	private static final byte[] PAGE_START = "{\"data\":[".getBytes(StandardCharsets.UTF_8);
@@ -182,27 +184,22 @@ public class Listings {
 	}
 
 	/**
-	 * The lines of {@code records}, gathered into buffers of about {@link #WRITE_CHARS}
-	 * characters; the last, shorter one when the records are complete. A failure drops
-	 * the lines not yet written: the response then ends without its final chunk, as it
-	 * would have at that line.
+	 * The lines of {@code records}, gathered into buffers of about {@link #WRITE_BYTES}
+	 * bytes; the last, shorter one when the records are complete. A record that is
+	 * {@code byte[]} is JSON in UTF-8 already (a stored view) and is copied as it is. A
+	 * failure drops the lines not yet written: the response then ends without its final
+	 * chunk, as it would have at that line.
 	 */
 	<T> Flux<DataBuffer> writes(Flux<T> records, DataBufferFactory buffers) {
 		return Flux.defer(() -> {
-			StringBuilder batch = new StringBuilder(WRITE_CHARS + 1024);
+			Lines batch = new Lines();
 			return records.<DataBuffer>handle((record, sink) -> {
-				line(batch, record);
-				if (batch.length() >= WRITE_CHARS) {
-					sink.next(take(batch, buffers));
+				batch.add(line(record));
+				if (batch.length >= WRITE_BYTES) {
+					sink.next(batch.take(buffers));
 				}
-			}).concatWith(Mono.fromSupplier(() -> batch.isEmpty() ? null : take(batch, buffers)));
+			}).concatWith(Mono.fromSupplier(() -> (batch.length == 0) ? null : batch.take(buffers)));
 		});
-	}
-
-	private static DataBuffer take(StringBuilder batch, DataBufferFactory buffers) {
-		byte[] bytes = batch.toString().getBytes(StandardCharsets.UTF_8);
-		batch.setLength(0);
-		return buffers.wrap(bytes);
 	}
 
 	/**
@@ -213,14 +210,46 @@ public class Listings {
 		return ServerResponse.ok().contentType(NDJSON).build();
 	}
 
-	private void line(StringBuilder batch, Object record) {
+	/** The JSON of {@code record} in UTF-8, without its line's end. */
+	private byte[] line(Object record) {
+		if (record instanceof byte[] json) {
+			return json;
+		}
 		if (record instanceof JsonWritable writable) {
-			writable.writeJson(batch);
+			return writable.toJson().getBytes(StandardCharsets.UTF_8);
 		}
-		else {
-			batch.append(this.mapper.writeValueAsString(record));
+		return this.mapper.writeValueAsBytes(record);
+	}
+
+	/**
+	 * The lines of one write as they are gathered: a plain array, handed to the write as
+	 * it is (a {@code ByteArrayOutputStream} would lock on every line and copy the array
+	 * once more to hand it over).
+	 */
+	private static final class Lines {
+
+		private byte[] bytes = new byte[WRITE_BYTES + 1024];
+
+		private int length;
+
+		void add(byte[] line) {
+			int needed = this.length + line.length + 1;
+			if (needed > this.bytes.length) {
+				this.bytes = Arrays.copyOf(this.bytes, Math.max(needed, this.bytes.length * 2));
+			}
+			System.arraycopy(line, 0, this.bytes, this.length, line.length);
+			this.bytes[needed - 1] = '\n';
+			this.length = needed;
 		}
-		batch.append('\n');
+
+		/** The lines gathered, as one buffer; the next lines go in a new array. */
+		DataBuffer take(DataBufferFactory buffers) {
+			DataBuffer lines = buffers.wrap(ByteBuffer.wrap(this.bytes, 0, this.length));
+			this.bytes = new byte[WRITE_BYTES + 1024];
+			this.length = 0;
+			return lines;
+		}
+
 	}
 
 }

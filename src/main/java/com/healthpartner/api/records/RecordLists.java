@@ -16,7 +16,6 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.problem.FieldErrors;
-import com.healthpartner.api.text.JsonWritable;
 import com.healthpartner.api.web.HeadRequests;
 
 /**
@@ -61,7 +60,7 @@ class RecordLists {
 		}
 		if (ndjson) {
 			return this.listings.ndjson(partnerId,
-					this.audit.reading(request, kind.resource(), userId, records.stream(query)).map(JsonWritable::raw));
+					this.audit.reading(request, kind.resource(), userId, records.stream(query)));
 		}
 		return records.page(query, limit).flatMap((page) -> {
 			this.audit.read(request, kind.resource(), userId, page.shown(limit));

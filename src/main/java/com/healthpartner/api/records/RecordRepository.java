@@ -167,12 +167,12 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 	}
 
 	/**
-	 * The view of every record of a user after the query's position, in list order,
-	 * fetched in batches.
+	 * The view of every record of a user after the query's position, in list order, in
+	 * UTF-8, fetched in batches.
 	 */
-	Flux<String> stream(UserQuery query) {
+	Flux<byte[]> stream(UserQuery query) {
 		return this.longReads.stream(exportQuery(query).filter((statement) -> statement.fetchSize(STREAM_FETCH_SIZE))
-			.map((row) -> row.get(0, String.class))
+			.map((row) -> row.get(0, byte[].class))
 			.all());
 	}
 

@@ -18,12 +18,4 @@ public interface JsonWritable {
 		return out.toString();
 	}
 
-	/**
-	 * JSON text that is already written, such as a record's view as the database stores
-	 * it, passed through as it is.
-	 */
-	static JsonWritable raw(String json) {
-		return (out) -> out.append(json);
-	}
-
 }

@@ -41,10 +41,25 @@ class NdjsonWritesTest {
 		List<String> writes = writes(Flux.fromIterable(records));
 
 		assertThat(String.join("", writes)).isEqualTo(expected);
-		assertThat(writes).hasSizeBetween(2, expected.length() / Listings.WRITE_CHARS + 1)
+		assertThat(writes).hasSizeBetween(2, utf8(expected).length / Listings.WRITE_BYTES + 1)
 			.allSatisfy((write) -> assertThat(write).endsWith("\n"));
 		assertThat(writes.subList(0, writes.size() - 1))
-			.allSatisfy((write) -> assertThat(write.length()).isGreaterThanOrEqualTo(Listings.WRITE_CHARS));
+			.allSatisfy((write) -> assertThat(utf8(write).length).isGreaterThanOrEqualTo(Listings.WRITE_BYTES));
+	}
+
+	@Test
+	void recordsThatAreBytesAlreadyAreWrittenAsTheyAre() {
+		List<String> views = IntStream.range(0, 3_000)
+			.mapToObj((i) -> "{\"n\":" + i + ",\"note\":\"Ça va? 🏋️ ✓ " + "x".repeat(i % 40) + "\"}")
+			.toList();
+		String expected = views.stream().map((view) -> view + "\n").collect(Collectors.joining());
+
+		List<String> writes = writes(Flux.fromIterable(views).map(NdjsonWritesTest::utf8));
+
+		assertThat(String.join("", writes)).isEqualTo(expected);
+		assertThat(writes).hasSizeBetween(2, utf8(expected).length / Listings.WRITE_BYTES + 1)
+			.allSatisfy((write) -> assertThat(write).endsWith("\n"));
+		assertThat(writes(Flux.just(utf8("{\"a\":1}"), utf8("{}")))).containsExactly("{\"a\":1}\n{}\n");
 	}
 
 	@Test
@@ -61,7 +76,7 @@ class NdjsonWritesTest {
 
 	@Test
 	void aFailureEndsTheWritesWithTheFullOnesWrittenAndTheRestDropped() {
-		int perWrite = Listings.WRITE_CHARS / new Line(0, "x").toJson().length() + 1;
+		int perWrite = Listings.WRITE_BYTES / new Line(0, "x").toJson().length() + 1;
 		Flux<Line> failing = Flux.range(0, perWrite + 10)
 			.map((i) -> new Line(i, "x"))
 			.concatWith(Flux.error(new IllegalStateException("connection lost")));
@@ -84,6 +99,10 @@ class NdjsonWritesTest {
 			.map(NdjsonWritesTest::text)
 			.collectList()
 			.block(Duration.ofSeconds(5));
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String text(DataBuffer buffer) {
