@@ -153,7 +153,7 @@ class ChangeRepository {
 			else {
 				String shown = row.get(4, String.class);
 				this.changes.add(new ChangeRow(txid, row.get(3, Long.class), shown,
-						(shown != null) ? row.get(5, String.class) : null, row.get(6, String.class)));
+						(shown != null) ? row.get(5, String.class) : null, row.get(6, byte[].class)));
 			}
 			return Boolean.TRUE;
 		}

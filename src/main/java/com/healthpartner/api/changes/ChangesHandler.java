@@ -1,6 +1,5 @@
 package com.healthpartner.api.changes;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +23,7 @@ import com.healthpartner.api.problem.FieldErrors;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.records.RecordKind;
 import com.healthpartner.api.text.JsonText;
+import com.healthpartner.api.text.Utf8Bytes;
 import com.healthpartner.api.web.BytesBody;
 
 /**
@@ -82,17 +82,17 @@ class ChangesHandler {
 		})
 			.flatMap((body) -> ServerResponse.ok()
 				.contentType(MediaType.APPLICATION_JSON)
-				.body(BytesBody.of(body.getBytes(StandardCharsets.UTF_8))));
+				.body(BytesBody.of(body.array(), body.length())));
 	}
 
-	private String body(ServerRequest request, ChangeRepository.Slice slice, int limit, long[] after, String scope) {
+	private Utf8Bytes body(ServerRequest request, ChangeRepository.Slice slice, int limit, long[] after, String scope) {
 		boolean more = slice.changes().size() > limit;
 		List<ChangeRow> listed = more ? slice.changes().subList(0, limit) : slice.changes();
 		int length = 64;
 		for (ChangeRow change : listed) {
-			length += 48 + change.item().length();
+			length += 48 + change.item().length;
 		}
-		StringBuilder json = new StringBuilder(length).append("{\"data\":[");
+		Utf8Bytes json = new Utf8Bytes(length).append("{\"data\":[");
 		Map<Read, Long> read = new HashMap<>();
 		for (int i = 0; i < listed.size(); i++) {
 			ChangeRow change = listed.get(i);
@@ -114,9 +114,9 @@ class ChangesHandler {
 			// every change below the horizon has been listed: the next look starts there
 			next = new long[] { slice.horizon(), 0 };
 		}
-		json.append("],\"next_cursor\":");
-		JsonText.quote(json, this.cursors.encode(scope, next[0], next[1]));
-		return json.append(",\"has_more\":").append(more).append('}').toString();
+		StringBuilder end = new StringBuilder(96).append("],\"next_cursor\":");
+		JsonText.quote(end, this.cursors.encode(scope, next[0], next[1]));
+		return json.append(end.append(",\"has_more\":").append(more).append('}').toString());
 	}
 
 	/** The records of one user and resource that a page shows: one audit event each. */

@@ -2,7 +2,6 @@ package com.healthpartner.api.listing;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -24,6 +23,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
 import com.healthpartner.api.text.JsonText;
 import com.healthpartner.api.text.JsonWritable;
+import com.healthpartner.api.text.Utf8Bytes;
 import com.healthpartner.api.web.BytesBody;
 
 /**
@@ -195,10 +195,10 @@ public class Listings {
 			Lines batch = new Lines();
 			return records.<DataBuffer>handle((record, sink) -> {
 				batch.add(line(record));
-				if (batch.length >= WRITE_BYTES) {
+				if (batch.length() >= WRITE_BYTES) {
 					sink.next(batch.take(buffers));
 				}
-			}).concatWith(Mono.fromSupplier(() -> (batch.length == 0) ? null : batch.take(buffers)));
+			}).concatWith(Mono.fromSupplier(() -> (batch.length() == 0) ? null : batch.take(buffers)));
 		});
 	}
 
@@ -221,32 +221,23 @@ public class Listings {
 		return this.mapper.writeValueAsBytes(record);
 	}
 
-	/**
-	 * The lines of one write as they are gathered: a plain array, handed to the write as
-	 * it is (a {@code ByteArrayOutputStream} would lock on every line and copy the array
-	 * once more to hand it over).
-	 */
+	/** The lines of one write as they are gathered. */
 	private static final class Lines {
 
-		private byte[] bytes = new byte[WRITE_BYTES + 1024];
+		private Utf8Bytes bytes = new Utf8Bytes(WRITE_BYTES + 1024);
 
-		private int length;
+		int length() {
+			return this.bytes.length();
+		}
 
 		void add(byte[] line) {
-			int needed = this.length + line.length + 1;
-			if (needed > this.bytes.length) {
-				this.bytes = Arrays.copyOf(this.bytes, Math.max(needed, this.bytes.length * 2));
-			}
-			System.arraycopy(line, 0, this.bytes, this.length, line.length);
-			this.bytes[needed - 1] = '\n';
-			this.length = needed;
+			this.bytes.append(line).append('\n');
 		}
 
 		/** The lines gathered, as one buffer; the next lines go in a new array. */
 		DataBuffer take(DataBufferFactory buffers) {
-			DataBuffer lines = buffers.wrap(ByteBuffer.wrap(this.bytes, 0, this.length));
-			this.bytes = new byte[WRITE_BYTES + 1024];
-			this.length = 0;
+			DataBuffer lines = buffers.wrap(ByteBuffer.wrap(this.bytes.array(), 0, this.bytes.length()));
+			this.bytes = new Utf8Bytes(WRITE_BYTES + 1024);
 			return lines;
 		}
 

@@ -1,5 +1,7 @@
 package com.healthpartner.api.web;
 
+import java.nio.ByteBuffer;
+
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.ReactiveHttpOutputMessage;
@@ -20,6 +22,14 @@ public final class BytesBody {
 		return (message, context) -> {
 			message.getHeaders().setContentLength(bytes.length);
 			return message.writeWith(Mono.just(message.bufferFactory().wrap(bytes)));
+		};
+	}
+
+	/** The body of the first {@code length} bytes of {@code bytes}, without a copy. */
+	public static BodyInserter<byte[], ReactiveHttpOutputMessage> of(byte[] bytes, int length) {
+		return (message, context) -> {
+			message.getHeaders().setContentLength(length);
+			return message.writeWith(Mono.just(message.bufferFactory().wrap(ByteBuffer.wrap(bytes, 0, length))));
 		};
 	}
 
