@@ -128,23 +128,21 @@ public class Listings {
 	 */
 	public Mono<ServerResponse> page(List<byte[]> views, String nextCursor) {
 		byte[] end = end(new StringBuilder(64), nextCursor).toString().getBytes(StandardCharsets.UTF_8);
-		int length = PAGE_START.length + end.length + Math.max(0, views.size() - 1);
+		int length = PAGE_START.length + end.length + views.size();
 		for (byte[] view : views) {
 			length += view.length;
 		}
-		byte[] json = new byte[length];
-		System.arraycopy(PAGE_START, 0, json, 0, PAGE_START.length);
-		int at = PAGE_START.length;
+		Utf8Bytes json = new Utf8Bytes(length).append(PAGE_START);
 		for (int i = 0; i < views.size(); i++) {
 			if (i > 0) {
-				json[at++] = ',';
+				json.append(',');
 			}
-			byte[] view = views.get(i);
-			System.arraycopy(view, 0, json, at, view.length);
-			at += view.length;
+			json.append(views.get(i));
 		}
-		System.arraycopy(end, 0, json, at, end.length);
-		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(BytesBody.of(json));
+		json.append(end);
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(BytesBody.of(json.array(), json.length()));
 	}
 
 	/** The answer of a page whose records {@code json} holds after its opening. */

@@ -19,10 +19,7 @@ public final class BytesBody {
 	}
 
 	public static BodyInserter<byte[], ReactiveHttpOutputMessage> of(byte[] bytes) {
-		return (message, context) -> {
-			message.getHeaders().setContentLength(bytes.length);
-			return message.writeWith(Mono.just(message.bufferFactory().wrap(bytes)));
-		};
+		return of(bytes, bytes.length);
 	}
 
 	/** The body of the first {@code length} bytes of {@code bytes}, without a copy. */
