@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -49,12 +48,9 @@ public class Listings {
 	/** How a page's answer begins, before its first record. */
 	private static final byte[] PAGE_START = "{\"data\":[".getBytes(StandardCharsets.UTF_8);
 
-	private final JsonMapper mapper;
-
 	private final ExportSlots slots;
 
-	Listings(JsonMapper mapper, ExportSlots slots) {
-		this.mapper = mapper;
+	Listings(ExportSlots slots) {
 		this.slots = slots;
 	}
 
@@ -168,31 +164,32 @@ public class Listings {
 	}
 
 	/**
-	 * Streams {@code records}, an export of {@code partnerId}, once it has a slot. The
-	 * slot is taken when the body is subscribed, before {@code records} is: a refusal is
-	 * an error before the first line, answered {@code 429} like any error before the
-	 * answer is committed, and does no database work. It is given back when the stream
-	 * completes, fails or is cancelled by the client.
+	 * Streams {@code records}, an export of {@code partnerId} (each record JSON in UTF-8
+	 * already: a stored view, a line as it is), once it has a slot. The slot is taken
+	 * when the body is subscribed, before {@code records} is: a refusal is an error
+	 * before the first line, answered {@code 429} like any error before the answer is
+	 * committed, and does no database work. It is given back when the stream completes,
+	 * fails or is cancelled by the client.
 	 */
-	public <T> Mono<ServerResponse> ndjson(UUID partnerId, Flux<T> records) {
-		Flux<T> capped = Flux.using(() -> this.slots.acquire(partnerId), (slot) -> records, ExportSlots.Slot::release);
-		BodyInserter<Flux<T>, ReactiveHttpOutputMessage> lines = (message, context) -> message
+	public Mono<ServerResponse> ndjson(UUID partnerId, Flux<byte[]> records) {
+		Flux<byte[]> capped = Flux.using(() -> this.slots.acquire(partnerId), (slot) -> records,
+				ExportSlots.Slot::release);
+		BodyInserter<Flux<byte[]>, ReactiveHttpOutputMessage> lines = (message, context) -> message
 			.writeWith(writes(capped, message.bufferFactory()));
 		return ServerResponse.ok().contentType(NDJSON).body(lines);
 	}
 
 	/**
-	 * The lines of {@code records}, gathered into buffers of about {@link #WRITE_BYTES}
-	 * bytes; the last, shorter one when the records are complete. A record that is
-	 * {@code byte[]} is JSON in UTF-8 already (a stored view) and is copied as it is. A
-	 * failure drops the lines not yet written: the response then ends without its final
-	 * chunk, as it would have at that line.
+	 * The lines of {@code records} (each the JSON of one in UTF-8, copied as it is),
+	 * gathered into buffers of about {@link #WRITE_BYTES} bytes; the last, shorter one
+	 * when the records are complete. A failure drops the lines not yet written: the
+	 * response then ends without its final chunk, as it would have at that line.
 	 */
-	<T> Flux<DataBuffer> writes(Flux<T> records, DataBufferFactory buffers) {
+	Flux<DataBuffer> writes(Flux<byte[]> records, DataBufferFactory buffers) {
 		return Flux.defer(() -> {
 			Lines batch = new Lines();
 			return records.<DataBuffer>handle((record, sink) -> {
-				batch.add(line(record));
+				batch.add(record);
 				if (batch.length() >= WRITE_BYTES) {
 					sink.next(batch.take(buffers));
 				}
@@ -206,17 +203,6 @@ public class Listings {
 	 */
 	public Mono<ServerResponse> ndjsonHead() {
 		return ServerResponse.ok().contentType(NDJSON).build();
-	}
-
-	/** The JSON of {@code record} in UTF-8, without its line's end. */
-	private byte[] line(Object record) {
-		if (record instanceof byte[] json) {
-			return json;
-		}
-		if (record instanceof JsonWritable writable) {
-			return writable.toJson().getBytes(StandardCharsets.UTF_8);
-		}
-		return this.mapper.writeValueAsBytes(record);
 	}
 
 	/** The lines of one write as they are gathered. */
