@@ -66,10 +66,12 @@ public class PageReads {
 			for (int i = 0; i < names.size(); i++) {
 				bound.bind(i, values.apply(names.get(i)));
 			}
-			return Flux.from(bound.execute()).concatMap((result) -> result.map((row) -> {
+			// each row ends where it is read: the operators below see the statement's end
+			// only (the context held for the discard of each row's marker)
+			return Flux.from(bound.execute()).concatMap((result) -> HeldContext.held(Flux.from(result.map((row) -> {
 				rows.accept(row);
 				return Boolean.TRUE;
-			}));
+			})).then()));
 		}, Connection::close, (connection, failure) -> connection.close(), Connection::close).then());
 	}
 
