@@ -66,12 +66,13 @@ public class PageReads {
 			for (int i = 0; i < names.size(); i++) {
 				bound.bind(i, values.apply(names.get(i)));
 			}
-			// each row ends where it is read: the operators below see the statement's end
-			// only (the context held for the discard of each row's marker)
-			return Flux.from(bound.execute()).concatMap((result) -> HeldContext.held(Flux.from(result.map((row) -> {
+			// a row ends where it is read, the operators below see a count a statement:
+			// counted, not ignored (ignoring hands each row's marker to the discard hook,
+			// which looks up the subscriber context)
+			return Flux.from(bound.execute()).concatMap((result) -> Flux.from(result.map((row) -> {
 				rows.accept(row);
 				return Boolean.TRUE;
-			})).then()));
+			})).count());
 		}, Connection::close, (connection, failure) -> connection.close(), Connection::close).then());
 	}
 
