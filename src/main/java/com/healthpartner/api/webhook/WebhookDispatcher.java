@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import com.healthpartner.api.system.PeriodicSweep;
@@ -17,7 +18,8 @@ import com.healthpartner.api.web.CpuLoad;
  * the statement that moves the position; while changes keep coming it goes on at once.
  * While partners' requests fill the cores ({@link CpuLoad}) its statements take
  * {@code APP_WEBHOOKS_BUSY_SHARE} of the time (a chunk whose statements took {@code t}
- * lasts at least {@code t / share}, its sending included, before the next is read): the
+ * lasts at least {@code t / share}, its sending included, before the next is read; the
+ * pause ends early at the first poll interval that finds the cores with room): the
  * changes wait in the feed, and the writes that make them keep the cores and the
  * database. While the requests leave room it goes at its own pace.
  */
@@ -38,6 +40,8 @@ final class WebhookDispatcher extends PeriodicSweep {
 
 	private final double busyShare;
 
+	private final Duration period;
+
 	WebhookDispatcher(WebhookRepository webhooks, WebhookSender sender, Duration period, Clock clock,
 			BooleanSupplier saturated, double busyShare) {
 		super(period, "send the change feed to webhook endpoints");
@@ -46,6 +50,7 @@ final class WebhookDispatcher extends PeriodicSweep {
 		this.clock = clock;
 		this.saturated = saturated;
 		this.busyShare = busyShare;
+		this.period = period;
 	}
 
 	@Override
@@ -73,11 +78,21 @@ final class WebhookDispatcher extends PeriodicSweep {
 					}
 					// the statements' share of the chunk's whole time, sending included
 					long pause = (long) ((reading + recording) / this.busyShare) - (System.nanoTime() - started);
-					return (pause > 0) ? Mono.delay(Duration.ofNanos(pause)).thenReturn(messages.size())
+					return (pause > 0)
+							? yieldFor(Duration.ofNanos(pause), this.saturated, this.period).thenReturn(messages.size())
 							: Mono.just(messages.size());
 				});
 			});
 		});
+	}
+
+	/**
+	 * A pause of {@code pause} while {@code saturated}, looked at every {@code step}: it
+	 * ends at the first look that finds the cores with room, so that a pause decided in a
+	 * moment of load does not hold the messages back once the load has eased.
+	 */
+	static Mono<Void> yieldFor(Duration pause, BooleanSupplier saturated, Duration step) {
+		return Flux.interval(step).takeUntil((tick) -> !saturated.getAsBoolean()).take(pause).then();
 	}
 
 }
