@@ -55,6 +55,11 @@ public class CpuLoad extends PeriodicSweep {
 		return this.load >= SATURATED && this.requests.getAsInt() > 0;
 	}
 
+	/** Whether a request is under way at all. */
+	public boolean requestsUnderWay() {
+		return this.requests.getAsInt() > 0;
+	}
+
 	void sample() {
 		double now = this.machine.getAsDouble();
 		// negative while the operating system cannot tell: then the requests alone decide

@@ -19,7 +19,7 @@ import com.healthpartner.api.web.CpuLoad;
  * While partners' requests fill the cores ({@link CpuLoad}) its statements take
  * {@code APP_WEBHOOKS_BUSY_SHARE} of the time (a chunk whose statements took {@code t}
  * lasts at least {@code t / share}, its sending included, before the next is read; the
- * pause ends early at the first poll interval that finds the cores with room): the
+ * pause ends early at the first poll interval that finds no request under way): the
  * changes wait in the feed, and the writes that make them keep the cores and the
  * database. While the requests leave room it goes at its own pace.
  */
@@ -38,17 +38,20 @@ final class WebhookDispatcher extends PeriodicSweep {
 
 	private final BooleanSupplier saturated;
 
+	private final BooleanSupplier requestsUnderWay;
+
 	private final double busyShare;
 
 	private final Duration period;
 
 	WebhookDispatcher(WebhookRepository webhooks, WebhookSender sender, Duration period, Clock clock,
-			BooleanSupplier saturated, double busyShare) {
+			BooleanSupplier saturated, BooleanSupplier requestsUnderWay, double busyShare) {
 		super(period, "send the change feed to webhook endpoints");
 		this.webhooks = webhooks;
 		this.sender = sender;
 		this.clock = clock;
 		this.saturated = saturated;
+		this.requestsUnderWay = requestsUnderWay;
 		this.busyShare = busyShare;
 		this.period = period;
 	}
@@ -78,21 +81,23 @@ final class WebhookDispatcher extends PeriodicSweep {
 					}
 					// the statements' share of the chunk's whole time, sending included
 					long pause = (long) ((reading + recording) / this.busyShare) - (System.nanoTime() - started);
-					return (pause > 0)
-							? yieldFor(Duration.ofNanos(pause), this.saturated, this.period).thenReturn(messages.size())
-							: Mono.just(messages.size());
+					return (pause > 0) ? yieldFor(Duration.ofNanos(pause), this.requestsUnderWay, this.period)
+						.thenReturn(messages.size()) : Mono.just(messages.size());
 				});
 			});
 		});
 	}
 
 	/**
-	 * A pause of {@code pause} while {@code saturated}, looked at every {@code step}: it
-	 * ends at the first look that finds the cores with room, so that a pause decided in a
-	 * moment of load does not hold the messages back once the load has eased.
+	 * A pause of {@code pause} while requests are under way ({@code requestsUnderWay}),
+	 * looked at every {@code step}: it ends at the first look that finds none, so that a
+	 * pause decided under load does not hold the messages back once the instance has
+	 * nothing else to do. Not at the first look that finds the cores with a little room:
+	 * under a steady load their use dips below the mark now and then, and the messages
+	 * would take back what the share keeps for the writes.
 	 */
-	static Mono<Void> yieldFor(Duration pause, BooleanSupplier saturated, Duration step) {
-		return Flux.interval(step).takeUntil((tick) -> !saturated.getAsBoolean()).take(pause).then();
+	static Mono<Void> yieldFor(Duration pause, BooleanSupplier requestsUnderWay, Duration step) {
+		return Flux.interval(step).takeUntil((tick) -> !requestsUnderWay.getAsBoolean()).take(pause).then();
 	}
 
 }

@@ -99,7 +99,7 @@ class WebhookRoutes {
 	WebhookDispatcher webhookDispatcher(WebhookRepository webhooks, WebhookSender sender, WebhookProperties properties,
 			Clock clock, CpuLoad cpu) {
 		return new WebhookDispatcher(webhooks, sender, properties.pollInterval(), clock, cpu::saturated,
-				properties.busyShare());
+				cpu::requestsUnderWay, properties.busyShare());
 	}
 
 	@Bean

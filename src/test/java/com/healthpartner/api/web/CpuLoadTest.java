@@ -44,6 +44,14 @@ class CpuLoadTest {
 		assertThat(saturatedAt(-1.0, 0)).isFalse();
 	}
 
+	@Test
+	void requestsAreUnderWayWhateverTheCoresDo() {
+		assertThat(saturatedAt(0.1, 2)).isFalse();
+		assertThat(this.cpu.requestsUnderWay()).isTrue();
+		assertThat(saturatedAt(1.0, 0)).isFalse();
+		assertThat(this.cpu.requestsUnderWay()).isFalse();
+	}
+
 	private boolean saturatedAt(double load, int underWay) {
 		this.machine.set(load);
 		this.requests.set(underWay);

@@ -17,7 +17,7 @@ class WebhookPausesTest {
 	private static final Duration POLL = Duration.ofMillis(100);
 
 	@Test
-	void aPauseLastsItsWholeLengthWhileTheCoresStayFull() {
+	void aPauseLastsItsWholeLengthWhileRequestsKeepComing() {
 		StepVerifier.withVirtualTime(() -> WebhookDispatcher.yieldFor(Duration.ofSeconds(10), () -> true, POLL))
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(9_999))
@@ -27,12 +27,12 @@ class WebhookPausesTest {
 	}
 
 	@Test
-	void aPauseEndsAtTheFirstPollIntervalThatFindsTheCoresWithRoom() {
-		AtomicBoolean saturated = new AtomicBoolean(true);
-		StepVerifier.withVirtualTime(() -> WebhookDispatcher.yieldFor(Duration.ofSeconds(10), saturated::get, POLL))
+	void aPauseEndsAtTheFirstPollIntervalThatFindsNoRequestUnderWay() {
+		AtomicBoolean underWay = new AtomicBoolean(true);
+		StepVerifier.withVirtualTime(() -> WebhookDispatcher.yieldFor(Duration.ofSeconds(10), underWay::get, POLL))
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(1_050))
-			.then(() -> saturated.set(false))
+			.then(() -> underWay.set(false))
 			.expectNoEvent(Duration.ofMillis(49))
 			.thenAwait(Duration.ofMillis(1))
 			.expectComplete()
