@@ -43,6 +43,11 @@ public abstract class PeriodicSweep implements SmartLifecycle {
 	/** One sweep. */
 	public abstract Mono<?> sweep();
 
+	/** The time between two sweeps. */
+	protected final Duration period() {
+		return this.period;
+	}
+
 	/** Runs a sweep soon, without waiting for the period. */
 	public void wake() {
 		this.wakeUps.tryEmitNext(Boolean.TRUE);

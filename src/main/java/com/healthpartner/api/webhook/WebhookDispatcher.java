@@ -42,8 +42,6 @@ final class WebhookDispatcher extends PeriodicSweep {
 
 	private final double busyShare;
 
-	private final Duration period;
-
 	WebhookDispatcher(WebhookRepository webhooks, WebhookSender sender, Duration period, Clock clock,
 			BooleanSupplier saturated, BooleanSupplier requestsUnderWay, double busyShare) {
 		super(period, "send the change feed to webhook endpoints");
@@ -53,7 +51,6 @@ final class WebhookDispatcher extends PeriodicSweep {
 		this.saturated = saturated;
 		this.requestsUnderWay = requestsUnderWay;
 		this.busyShare = busyShare;
-		this.period = period;
 	}
 
 	@Override
@@ -81,7 +78,7 @@ final class WebhookDispatcher extends PeriodicSweep {
 					}
 					// the statements' share of the chunk's whole time, sending included
 					long pause = (long) ((reading + recording) / this.busyShare) - (System.nanoTime() - started);
-					return (pause > 0) ? yieldFor(Duration.ofNanos(pause), this.requestsUnderWay, this.period)
+					return (pause > 0) ? yieldFor(Duration.ofNanos(pause), this.requestsUnderWay, period())
 						.thenReturn(messages.size()) : Mono.just(messages.size());
 				});
 			});
