@@ -2,6 +2,12 @@ package com.healthpartner.api.ratelimit;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
@@ -40,6 +46,55 @@ class LocalRateLimiterTest {
 					this.clock.instant().plusSeconds(60).toEpochMilli());
 		}).verifyComplete();
 		assertThat(this.limiter.acquireNow(DEFAULT, "partner:b").remaining()).as("another subject").isEqualTo(59);
+	}
+
+	@Test
+	void aUsedUpWindowRefusesAtOnceAsATakeWouldAndAnyOtherIsLeftToTheTake() {
+		assertThat(this.limiter.refusedNow(DEFAULT, "partner:a")).as("no window yet").isNull();
+		for (int i = 1; i <= 59; i++) {
+			this.limiter.acquireNow(DEFAULT, "partner:a");
+		}
+		assertThat(this.limiter.refusedNow(DEFAULT, "partner:a")).as("one left").isNull();
+		Decision last = this.limiter.acquireNow(DEFAULT, "partner:a");
+		assertThat(last.allowed()).as("the one left was not taken by the look").isTrue();
+		assertThat(last.remaining()).isZero();
+		this.clock.advance(Duration.ofSeconds(7));
+		long before = this.clock.millis();
+		Decision refused = this.limiter.refusedNow(DEFAULT, "partner:a");
+		Decision taken = this.limiter.acquireNow(DEFAULT, "partner:a");
+		assertThat(refused).usingRecursiveComparison().ignoringFields("decidedAtMillis").isEqualTo(taken);
+		assertThat(refused.allowed()).isFalse();
+		assertThat(refused.remaining()).isZero();
+		assertThat(refused.resetAtMillis()).isEqualTo(last.resetAtMillis());
+		assertThat(refused.decidedAtMillis()).isBetween(before, taken.decidedAtMillis());
+		assertThat(this.limiter.refusedNow(ENTERPRISE, "partner:a")).as("another plan: the take decides").isNull();
+		this.clock.advance(Duration.ofSeconds(54));
+		assertThat(this.limiter.refusedNow(DEFAULT, "partner:a")).as("the window has ended").isNull();
+		assertThat(this.limiter.acquireNow(DEFAULT, "partner:a").remaining()).isEqualTo(59);
+	}
+
+	@Test
+	void twoThreadsTakingPermitsOfOneSubjectAtOnceGetExactlyTheLimit() throws Exception {
+		Policy policy = new Policy("loadtest", 100_000, Duration.ofMinutes(1));
+		ExecutorService loops = Executors.newFixedThreadPool(2);
+		try {
+			CountDownLatch ready = new CountDownLatch(2);
+			Callable<Integer> taker = () -> {
+				ready.countDown();
+				ready.await();
+				int allowed = 0;
+				for (int i = 0; i < 60_000; i++) {
+					allowed += this.limiter.acquireNow(policy, "partner:a").allowed() ? 1 : 0;
+				}
+				return allowed;
+			};
+			List<Future<Integer>> takers = loops.invokeAll(List.of(taker, taker));
+			assertThat(takers.get(0).get() + takers.get(1).get()).isEqualTo(100_000);
+			assertThat(this.limiter.refusedNow(policy, "partner:a").remaining()).isZero();
+		}
+		finally {
+			loops.shutdownNow();
+		}
 	}
 
 	@Test
