@@ -52,7 +52,7 @@ public class CpuLoad extends PeriodicSweep {
 
 	/** Whether requests are under way with the cores (nearly) full. */
 	public boolean saturated() {
-		return this.load >= SATURATED && this.requests.getAsInt() > 0;
+		return this.load >= SATURATED && requestsUnderWay();
 	}
 
 	/** Whether a request is under way at all. */
