@@ -60,7 +60,7 @@ class AuditRepository {
 					select * from unnest(cast(:ids as uuid[]), cast(:ats as timestamptz[]), cast(:partners as uuid[]),
 					                     cast(:keys as uuid[]), cast(:users as text[]), cast(:actions as text[]),
 					                     cast(:resources as text[]), cast(:counts as bigint[]), cast(:requests as text[]))
-					on conflict (id) do nothing
+					on conflict (at, id) do nothing
 					""")
 			.bind("ids", ids)
 			.bind("ats", ats)
