@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.flywaydb.core.Flyway;
@@ -38,6 +39,10 @@ class FeedBackfillTest {
 			Flyway.configure()
 				.dataSource(url, shared.username(), shared.password())
 				.locations("classpath:db/migration")
+				// as the service runs it (application.properties): V41's concurrent index
+				// build would
+				// otherwise wait forever on the transaction that holds Flyway's lock
+				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
 				.target("20")
 				.load()
 				.migrate();
@@ -59,6 +64,10 @@ class FeedBackfillTest {
 			Flyway.configure()
 				.dataSource(url, shared.username(), shared.password())
 				.locations("classpath:db/migration")
+				// as the service runs it (application.properties): V41's concurrent index
+				// build would
+				// otherwise wait forever on the transaction that holds Flyway's lock
+				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
 				.load()
 				.migrate();
 			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
