@@ -39,9 +39,8 @@ class FeedBackfillTest {
 			Flyway.configure()
 				.dataSource(url, shared.username(), shared.password())
 				.locations("classpath:db/migration")
-				// as the service runs it (application.properties): V41's concurrent index
-				// build would
-				// otherwise wait forever on the transaction that holds Flyway's lock
+				// as the service runs it: with a transactional lock, V41's
+				// concurrent build waits forever on Flyway's own transaction
 				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
 				.target("20")
 				.load()
@@ -64,9 +63,8 @@ class FeedBackfillTest {
 			Flyway.configure()
 				.dataSource(url, shared.username(), shared.password())
 				.locations("classpath:db/migration")
-				// as the service runs it (application.properties): V41's concurrent index
-				// build would
-				// otherwise wait forever on the transaction that holds Flyway's lock
+				// as the service runs it: with a transactional lock, V41's
+				// concurrent build waits forever on Flyway's own transaction
 				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
 				.load()
 				.migrate();
