@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.junit.jupiter.api.Test;
 
 import com.healthpartner.api.json.Timestamps;
@@ -36,15 +37,7 @@ class FeedBackfillTest {
 		}
 		String url = shared.jdbcUrl().substring(0, shared.jdbcUrl().lastIndexOf('/') + 1) + name;
 		try {
-			Flyway.configure()
-				.dataSource(url, shared.username(), shared.password())
-				.locations("classpath:db/migration")
-				// as the service runs it: with a transactional lock, V41's
-				// concurrent build waits forever on Flyway's own transaction
-				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-				.target("20")
-				.load()
-				.migrate();
+			flyway(url, shared).target("20").load().migrate();
 			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
 					Statement sql = db.createStatement()) {
 				sql.execute(
@@ -60,14 +53,7 @@ class FeedBackfillTest {
 								    '{"q": 1}', timestamp '2026-01-01' + make_interval(secs => 20 - i) from generate_series(1, 3) i;
 								""");
 			}
-			Flyway.configure()
-				.dataSource(url, shared.username(), shared.password())
-				.locations("classpath:db/migration")
-				// as the service runs it: with a transactional lock, V41's
-				// concurrent build waits forever on Flyway's own transaction
-				.configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-				.load()
-				.migrate();
+			flyway(url, shared).load().migrate();
 			try (Connection db = DriverManager.getConnection(url, shared.username(), shared.password());
 					Statement sql = db.createStatement();
 					ResultSet changes = sql.executeQuery(
@@ -124,6 +110,17 @@ class FeedBackfillTest {
 				drop.execute("drop database if exists " + name);
 			}
 		}
+	}
+
+	/**
+	 * Flyway on {@code url}, as the service runs it: with a transactional lock, V41's
+	 * concurrent build waits forever on Flyway's own transaction.
+	 */
+	private static FluentConfiguration flyway(String url, TestInfrastructure.Database shared) {
+		return Flyway.configure()
+			.dataSource(url, shared.username(), shared.password())
+			.locations("classpath:db/migration")
+			.configuration(Map.of("flyway.postgresql.transactional.lock", "false"));
 	}
 
 }
