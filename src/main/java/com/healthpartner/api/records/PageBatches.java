@@ -23,9 +23,11 @@ public final class PageBatches {
 
 	/**
 	 * The most rows one statement may return (the sum of its pages' limits, each plus
-	 * one); a page of a larger limit goes alone.
+	 * one); a page of a larger limit goes alone. Some 4 MB of views at most; at 2,048 the
+	 * pages waiting on a loop under a few hundred connections went in several statements
+	 * back to back, and pages cost more (docs/performance.md).
 	 */
-	static final int MAX_ROWS = 2048;
+	static final int MAX_ROWS = 8192;
 
 	private final PageReads reads;
 
