@@ -23,9 +23,10 @@ public final class PageBatches {
 
 	/**
 	 * The most rows one statement may return (the sum of its pages' limits, each plus
-	 * one); a page of a larger limit goes alone. Some 4 MB of views at most; at 2,048 the
-	 * pages waiting on a loop under a few hundred connections went in several statements
-	 * back to back, and pages cost more (docs/performance.md).
+	 * one); a page of a larger limit goes alone. At 2,048 the pages waiting on a loop
+	 * under a few hundred connections went in several statements back to back, and pages
+	 * cost more (docs/performance.md). The views are held until the statement ends: a few
+	 * MB at a few hundred bytes a view, 512 MB were every view at the body limit.
 	 */
 	static final int MAX_ROWS = 8192;
 
