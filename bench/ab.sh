@@ -36,7 +36,7 @@ mkdir -p "$OUT"
 declare -A URL BKEY DKEY
 # up NAME JAR PORT JAVA_OPTS: the jar started on database bench_ab_NAME, its partners onboarded, its pages seeded
 up() {
-	local name=$1 n
+	local name=$1
 	OUT_ONE=$OUT/$name
 	mkdir -p "$OUT_ONE"
 	OUT=$OUT_ONE JAR=$2 PORT=$3 JAVA_OPTS=$4 start_service "bench_ab_$name"
@@ -47,11 +47,7 @@ up() {
 	BKEY[$name]=$(onboard loadtest)
 	DKEY[$name]=$(onboard default)
 	seed_metrics "${BKEY[$name]}" u-get-m-ab
-	for n in $(seq 0 19); do
-		curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: ${BKEY[$name]}" \
-			-H 'content-type: application/json' \
-			-d "{\"user_id\":\"u-get-a-ab\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"
-	done
+	seed_assessments "${BKEY[$name]}" u-get-a-ab
 }
 PIDS=()
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"

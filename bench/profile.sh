@@ -43,10 +43,7 @@ DEFAULT_KEY=$(onboard default)
 GET_METRICS_USER=u-get-m-profile
 GET_ASSESSMENTS_USER=u-get-a-profile
 seed_metrics "$BENCH_KEY" "$GET_METRICS_USER"
-for n in $(seq 0 19); do
-	curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: $BENCH_KEY" -H 'content-type: application/json' \
-		-d "{\"user_id\":\"$GET_ASSESSMENTS_USER\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"
-done
+seed_assessments "$BENCH_KEY" "$GET_ASSESSMENTS_USER"
 FEED_KEY=$(onboard loadtest)
 FEED_USER=u-feed-profile
 for n in $(seq 0 99); do

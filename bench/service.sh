@@ -1,4 +1,4 @@
-# Sourced by bench/profile.sh, erasure.sh, ingest.sh, ab-batches.sh, soak.sh and webhooks.sh: the service started on a fresh database and
+# Sourced by bench/profile.sh, ab.sh, erasure.sh, ingest.sh, ab-batches.sh, soak.sh and webhooks.sh: the service started on a fresh database and
 # partners onboarded through the admin API. Needs PORT, ADMIN_TOKEN, OUT and the PG* variables.
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -41,6 +41,15 @@ seed_metrics() {
 		day=$(date -u -d "2025-01-01 08:00:00 UTC + $n days" +%Y-%m-%dT%H:%M:%SZ)
 		curl -sf -o /dev/null -X POST "$BASE/api/v1/health/metrics" -H "x-api-key: $1" -H 'content-type: application/json' \
 			-d "{\"user_id\":\"$2\",\"metrics\":{\"weight\":$((725 + n))e-1,\"resting_heart_rate\":$((58 + n % 5))},\"recorded_at\":\"$day\"}"
+	done
+}
+
+# seed_assessments KEY USER: 20 weekly check-ins of USER (the shared harness's GET assessments page).
+seed_assessments() {
+	local n
+	for n in $(seq 0 19); do
+		curl -sf -o /dev/null -X POST "$BASE/api/v1/health/assessments" -H "x-api-key: $1" -H 'content-type: application/json' \
+			-d "{\"user_id\":\"$2\",\"responses\":{\"smoker\":false,\"activity_level\":\"moderate\",\"sleep_hours\":7,\"stress\":$((1 + n % 5)),\"diet\":\"mixed\",\"alcohol_units_per_week\":$((n % 7)),\"goals\":[\"weight_loss\",\"endurance\"],\"notes\":\"weekly check-in $n\"}}"
 	done
 }
 
