@@ -3,6 +3,7 @@ package com.healthpartner.api.system;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -38,6 +39,19 @@ final class GivenLoops implements LoopResources {
 	static GivenLoops epoll(String prefix, int loops) {
 		return new GivenLoops(new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory(prefix, true),
 				EpollIoHandler.newFactory()), true);
+	}
+
+	/**
+	 * A channel of the type asked for; a database client's ({@link #of}) gets
+	 * {@link FrameCumulation} first in its pipeline.
+	 */
+	@Override
+	public <C extends Channel> C onChannel(Class<C> type, EventLoopGroup group) {
+		C channel = LoopResources.super.onChannel(type, group);
+		if (!this.owned) {
+			channel.pipeline().addFirst(FrameCumulation.INSTANCE);
+		}
+		return channel;
 	}
 
 	@Override
