@@ -6,7 +6,8 @@
 # change speed) falls on both. A change worth a few per cent is smaller than what one jar moves
 # between two runs; only runs alternated like this compare.
 #
-#   bench/ab.sh JAR_A JAR_B [workload...]     (default: get_assessments get_metrics post_metrics)
+#   bench/ab.sh JAR_A JAR_B [workload...]     (default: get_assessments get_metrics post_metrics; also
+#                                             bench/wrk's, e.g. mixed, with the same seeded pages)
 #
 # Prints, per run: requests/s, p50, p90, p99 and p99.9 (ms) and the errors (connect, read, write,
 # timeouts, and answers other than 2xx but on the 429 path); then each jar's mean per workload.
@@ -53,9 +54,11 @@ PIDS=()
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
-# run NAME WORKLOAD SECONDS: one wrk run, its PCT line
+# run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's)
 run() {
-	(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" WORKLOAD="$HARNESS/wrk/$2.lua" \
+	local script="$HARNESS/wrk/$2.lua"
+	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
+	(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
 		START_DATE=2025-01-01 END_DATE=2025-12-31 \
 		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}") | grep '^PCT'
