@@ -18,7 +18,7 @@
 # the service's and PostgreSQL's CPU seconds from /proc; then (PROFILE=1, the default) each workload again with a
 # JFR recording of CPU samples, summarised by bench/jfr-top.py (or, with ASYNC_PROFILER=<path of
 # libasyncProfiler.so>, an async-profiler recording, native and kernel frames included, summarised
-# by bench/collapsed-top.py).
+# by bench/collapsed-top.py; AP_EVENT=alloc records where the heap is allocated instead, in bytes).
 # Environment: HARNESS (the shared harness with the wrk scripts, default ../shared/bench), DURATION
 # (20), WARMUP (10 per workload), CONNECTIONS (64), JAVA_OPTS (added to the service's JVM), PGHOST,
 # PGPORT, PGUSER, PGPASSWORD. Output: bench/results/profile-<time>/ (summary.txt, *.jfr, *.top.txt).
@@ -109,7 +109,7 @@ if [ "${PROFILE:-1}" = 1 ]; then
 		if [ -n "${ASYNC_PROFILER:-}" ]; then
 			# async-profiler (libasyncProfiler.so of tools.profiler:async-profiler) loaded into the
 			# running service: native and kernel frames too
-			jcmd $PID JVMTI.agent_load "$ASYNC_PROFILER" '"start,event=cpu,interval=1ms"' >/dev/null
+			jcmd $PID JVMTI.agent_load "$ASYNC_PROFILER" "\"start,event=${AP_EVENT:-cpu,interval=1ms}\"" >/dev/null
 			run_wrk "$w" "$DURATION" >/dev/null
 			jcmd $PID JVMTI.agent_load "$ASYNC_PROFILER" "\"stop,file=$PWD/$OUT/$w.collapsed,collapsed\"" >/dev/null
 			python3 bench/collapsed-top.py "$OUT/$w.collapsed" >"$OUT/$w.top.txt" 2>/dev/null || true
