@@ -124,21 +124,21 @@ public class Listings {
 	 */
 	public Mono<ServerResponse> page(List<byte[]> views, String nextCursor) {
 		byte[] end = end(new StringBuilder(64), nextCursor).toString().getBytes(StandardCharsets.UTF_8);
-		// a comma between two views
-		int length = PAGE_START.length + end.length + Math.max(0, views.size() - 1);
+		int length = PAGE_START.length + end.length + views.size();
 		for (byte[] view : views) {
 			length += view.length;
 		}
-		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(BytesBody.written(length, (json) -> {
-			json.write(PAGE_START);
-			for (int i = 0; i < views.size(); i++) {
-				if (i > 0) {
-					json.write((byte) ',');
-				}
-				json.write(views.get(i));
+		Utf8Bytes json = new Utf8Bytes(length).append(PAGE_START);
+		for (int i = 0; i < views.size(); i++) {
+			if (i > 0) {
+				json.append(',');
 			}
-			json.write(end);
-		}));
+			json.append(views.get(i));
+		}
+		json.append(end);
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(BytesBody.of(json.array(), json.length()));
 	}
 
 	/** The answer of a page whose records {@code json} holds after its opening. */

@@ -1,12 +1,9 @@
 package com.healthpartner.api.web;
 
 import java.nio.ByteBuffer;
-import java.util.function.Consumer;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.web.reactive.function.BodyInserter;
 
@@ -30,33 +27,6 @@ public final class BytesBody {
 		return (message, context) -> {
 			message.getHeaders().setContentLength(length);
 			return message.writeWith(Mono.just(message.bufferFactory().wrap(ByteBuffer.wrap(bytes, 0, length))));
-		};
-	}
-
-	/**
-	 * The body of {@code length} bytes that {@code write} puts into the server's own
-	 * buffer (direct memory, which the socket takes as it is): for an answer joined from
-	 * parts, so that the parts are copied once, not into an array that the server then
-	 * copies again. The buffer is taken only when the answer is written, and released on
-	 * every path on which it is not sent; a {@code write} that does not write exactly
-	 * {@code length} bytes fails the answer.
-	 */
-	public static BodyInserter<Void, ReactiveHttpOutputMessage> written(int length, Consumer<DataBuffer> write) {
-		return (message, context) -> {
-			message.getHeaders().setContentLength(length);
-			DataBuffer buffer = message.bufferFactory().allocateBuffer(length);
-			try {
-				write.accept(buffer);
-				if (buffer.readableByteCount() != length) {
-					throw new IllegalStateException(
-							"A body of " + length + " bytes written as " + buffer.readableByteCount());
-				}
-			}
-			catch (RuntimeException ex) {
-				DataBufferUtils.release(buffer);
-				return Mono.error(ex);
-			}
-			return message.writeWith(Mono.just(buffer));
 		};
 	}
 
