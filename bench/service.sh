@@ -2,6 +2,18 @@
 # partners onboarded through the admin API. Needs PORT, ADMIN_TOKEN, OUT and the PG* variables.
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# ports_free PORT...: stops the script if something listens on one of them (bench/ab.sh and
+# bench/profile.sh both use 18094, and a second script would recreate the first one's database).
+ports_free() {
+	local port
+	for port in "$@"; do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			log "port $port is taken (another bench/ab.sh or bench/profile.sh running?)"
+			exit 1
+		fi
+	done
+}
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
 # start_service DATABASE: builds target/health-partner-api.jar if missing (or runs JAR if set), recreates
@@ -11,6 +23,8 @@ start_service() {
 	local database=$1
 	local jar=${JAR:-target/health-partner-api.jar}
 	[ -f "$jar" ] || ./mvnw -B -q -DskipTests package
+	# before its database is recreated: a script still running on these ports uses it
+	ports_free "$PORT" $((PORT + 1))
 	psql -d postgres -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database" >/dev/null
 	# shellcheck disable=SC2086
 	SPRING_PROFILES_ACTIVE=prod SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$((PORT + 1)) \
