@@ -14,6 +14,7 @@ ports_free() {
 		fi
 	done
 }
+
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
 # start_service DATABASE: builds target/health-partner-api.jar if missing (or runs JAR if set), recreates

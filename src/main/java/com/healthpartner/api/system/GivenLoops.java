@@ -23,6 +23,11 @@ final class GivenLoops implements LoopResources {
 
 	private final EventLoopGroup group;
 
+	/**
+	 * The web server's loops ({@link #epoll}); otherwise one loop lent to a database
+	 * client ({@link #of}), the only use of borrowed loops, whose channels get
+	 * {@link FrameCumulation}.
+	 */
 	private final boolean owned;
 
 	private GivenLoops(EventLoopGroup group, boolean owned) {
