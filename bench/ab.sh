@@ -7,7 +7,8 @@
 # between two runs; only runs alternated like this compare.
 #
 #   bench/ab.sh JAR_A JAR_B [workload...]     (default: get_assessments get_metrics post_metrics; also
-#                                             bench/wrk's, e.g. mixed, with the same seeded pages)
+#                                             bench/wrk's, e.g. mixed, with the same seeded pages, and
+#                                             the signed ones, signed with each jar's partner's secret)
 #
 # Prints, per run: requests/s, p50, p90, p99 and p99.9 (ms) and the errors (connect, read, write,
 # timeouts, and answers other than 2xx but on the 429 path); then each jar's mean per workload.
@@ -34,7 +35,7 @@ mkdir -p "$OUT"
 # shellcheck source=bench/service.sh
 . bench/service.sh
 
-declare -A URL BKEY DKEY
+declare -A URL BKEY BSECRET DKEY
 # up NAME JAR PORT JAVA_OPTS: the jar started on database bench_ab_NAME, its partners onboarded, its pages seeded
 up() {
 	local name=$1
@@ -45,7 +46,7 @@ up() {
 	# start_service's trap stops only the jar it started
 	trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null || true' EXIT
 	URL[$name]=$BASE
-	BKEY[$name]=$(onboard loadtest)
+	read -r "BKEY[$name]" "BSECRET[$name]" < <(credentials loadtest)
 	DKEY[$name]=$(onboard default)
 	seed_metrics "${BKEY[$name]}" u-get-m-ab
 	seed_assessments "${BKEY[$name]}" u-get-a-ab
@@ -54,14 +55,22 @@ PIDS=()
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
-# run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's)
+# run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's).
+# A signed workload's signatures are made just before with NAME's secret, as bench/profile.sh does (a
+# signature is valid for 300 s, and a write's is accepted once: 25,000 a second are more than served).
 run() {
-	local script="$HARNESS/wrk/$2.lua"
+	local script="$HARNESS/wrk/$2.lua" signed=$PWD/$OUT/signed-$1
 	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
+	case $2 in
+	signed_post_metrics) python3 bench/sign.py "${BSECRET[$1]}" post $((25000 * $3)) 2 "$signed" ;;
+	signed_get_metrics) python3 bench/sign.py "${BSECRET[$1]}" get \
+		"/api/v1/health/metrics?user_id=u-get-m-ab&start_date=2025-01-01&end_date=2025-12-31&limit=100" "$signed" ;;
+	esac
 	(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
-		START_DATE=2025-01-01 END_DATE=2025-12-31 \
+		START_DATE=2025-01-01 END_DATE=2025-12-31 SIGNED_FILE=$signed \
 		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}") | grep '^PCT'
+	rm -f "$signed"*
 }
 
 log "warming up both jars: 30 s of POST, then $WARMUP s of each workload"
