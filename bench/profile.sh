@@ -100,7 +100,8 @@ cpu_us = (after - before) / ticks * 1e6 / max(requests, 1)
 # the 429 path expects 429s (and up to a plan's 60 a minute of 2xx): there, only the others count
 errors = sum(int(r[k]) for k in (('other' if 's429' in r else 'non2xx'), 'connect_err', 'read_err', 'write_err', 'timeout_err'))
 # PostgreSQL's CPU is summed over its live processes: a backend that ended during the run took its
-# seconds with it, and the figure is then unknown ('-'), not a negative number
+# seconds with it, which shows only when the sum went down: then the figure is unknown ('-'), not a
+# negative number (a smaller loss goes unseen and lowers the figure)
 db = f"{db_us / max(requests, 1):12.1f}" if db_us >= 0 else f"{'-':>12s}"
 print(f"{workload:20s} {float(r['rps']):10.0f} {int(r['p50_us'])/1000:10.2f} {int(r['p99_us'])/1000:10.2f} {cpu_us:12.1f} {db} {errors:8d}")
 PY
