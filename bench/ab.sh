@@ -56,16 +56,11 @@ up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
 # run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's).
-# A signed workload's signatures are made just before with NAME's secret, as bench/profile.sh does (a
-# signature is valid for 300 s, and a write's is accepted once: 25,000 a second are more than served).
+# A signed workload's signatures are made just before with NAME's secret (bench/service.sh's sign).
 run() {
 	local script="$HARNESS/wrk/$2.lua" signed=$PWD/$OUT/signed-$1
 	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
-	case $2 in
-	signed_post_metrics) python3 bench/sign.py "${BSECRET[$1]}" post $((25000 * $3)) 2 "$signed" ;;
-	signed_get_metrics) python3 bench/sign.py "${BSECRET[$1]}" get \
-		"/api/v1/health/metrics?user_id=u-get-m-ab&start_date=2025-01-01&end_date=2025-12-31&limit=100" "$signed" ;;
-	esac
+	sign "$2" "${BSECRET[$1]}" "$3" "$signed" u-get-m-ab
 	(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
 		START_DATE=2025-01-01 END_DATE=2025-12-31 SIGNED_FILE=$signed \

@@ -57,21 +57,16 @@ cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
 # a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua, and its
 # write scripts bench/wrk/threads.lua)
-# (signed workloads: their signatures made just before, since a signature is valid for 300 s and a
-# write's is accepted once; 25,000 writes a second are more than this machine serves, and a run that
-# runs out sends replays, answered 401 and counted)
+# (signed workloads: their signatures made just before, bench/service.sh's sign)
 SIGNED=$PWD/$OUT/signed
 mkdir -p "$SIGNED"
 export SIGNED_FILE
 run_wrk() {
 	local dir="$HARNESS/wrk" connections=$CONNECTIONS
 	[ -f "bench/wrk/$1.lua" ] && dir="$PWD/bench/wrk"
-	case $1 in
-	signed_post_metrics) SIGNED_FILE=$SIGNED/post. && python3 bench/sign.py "$BENCH_SECRET" post $((25000 * $2)) 2 "$SIGNED_FILE" ;;
-	signed_get_metrics) SIGNED_FILE=$SIGNED/get && python3 bench/sign.py "$BENCH_SECRET" get \
-		"/api/v1/health/metrics?user_id=$GET_METRICS_USER&start_date=$START_DATE&end_date=$END_DATE&limit=100" "$SIGNED_FILE" ;;
-	export_metrics) connections=2 ;;
-	esac
+	SIGNED_FILE=$SIGNED/$1
+	sign "$1" "$BENCH_SECRET" "$2" "$SIGNED_FILE" "$GET_METRICS_USER"
+	[ "$1" = export_metrics ] && connections=2
 	(cd "$dir" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$connections" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'
 	rm -f "$SIGNED"/*
 }

@@ -15,6 +15,18 @@ ports_free() {
 	done
 }
 
+# sign WORKLOAD SECRET SECONDS FILE USER: a signed workload's signatures, made with the partner's
+# SECRET just before its run into FILE (the POSTs' into FILE1 and FILE2, one a wrk thread; the GET's one
+# signature, for USER's page of metrics): a signature is valid for 300 s and a write's is accepted once;
+# 25,000 writes a second are more than this machine serves, and a run that runs out sends replays,
+# answered 401 and counted. Any other workload: nothing.
+sign() {
+	case $1 in
+	signed_post_metrics) python3 bench/sign.py "$2" post $((25000 * $3)) 2 "$4" ;;
+	signed_get_metrics) python3 bench/sign.py "$2" get "/api/v1/health/metrics?user_id=$5&start_date=${START_DATE:-2025-01-01}&end_date=${END_DATE:-2025-12-31}&limit=100" "$4" ;;
+	esac
+}
+
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
 # start_service DATABASE: builds target/health-partner-api.jar if missing (or runs JAR if set), recreates
