@@ -35,6 +35,18 @@ class JsonTextTest {
 	}
 
 	@Test
+	void quotesAStringAsJacksonDoesWithEscapesAnywhereOrNone() {
+		List<String> values = List.of("", "plain", "é ü \u2028 😀", "\"starts", "ends\\", "mid\u0001dle",
+				"\n\r\t\b\f\u001f\"\\", "a\"b\\c\td", "GET /api/v1/health/metrics 429 in 0 ms");
+		for (String value : values) {
+			String quoted = JsonText.quote(new StringBuilder("x"), value).toString();
+			assertThat(quoted).as(value).isEqualToIgnoringCase("x" + MAPPER.writeValueAsString(value));
+			assertThat(MAPPER.readValue(quoted.substring(1), String.class)).as(value).isEqualTo(value);
+		}
+		assertThat(JsonText.quote(new StringBuilder(), "a\u0001").toString()).isEqualTo("\"a\\u0001\"");
+	}
+
+	@Test
 	void writesWhatReadsBackAsTheSameTree() {
 		JsonNode tree = MAPPER.readTree("{\"b\":{\"z\":[1.25,\"\\u0000\"]},\"a\":\"line\\nbreak\"}");
 		String written = JsonText.write(new StringBuilder(), tree).toString();
