@@ -6,7 +6,6 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -94,9 +93,8 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		}
 		ApiPrincipal principal = known.principal();
 		Decision refused = this.limits.partnerRefusedNow(principal);
-		// the path as the routers read it only for a refusal: most requests are not one
-		if (refused == null
-				|| RequestPaths.zone(HttpMethod.valueOf(method), PathContainer.parsePath(path)) != Zone.PARTNER) {
+		// the path's zone only for a refusal: most requests are not one
+		if (refused == null || RequestPaths.zoneUnderApiV1(HttpMethod.valueOf(method), path) != Zone.PARTNER) {
 			return null;
 		}
 		this.limits.count(refused);

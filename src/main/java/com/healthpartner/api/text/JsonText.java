@@ -20,7 +20,14 @@ public final class JsonText {
 
 	/** Appends {@code value} as a JSON string, quotes included. */
 	public static StringBuilder quote(StringBuilder out, String value) {
-		out.append('"');
+		return escape(out.append('"'), value).append('"');
+	}
+
+	/**
+	 * Appends {@code value} as the inside of a JSON string, without its quotes: for a
+	 * string made of several values, written without joining them first.
+	 */
+	public static StringBuilder escape(StringBuilder out, String value) {
 		int length = value.length();
 		int plain = 0;
 		for (int i = 0; i < length; i++) {
@@ -41,7 +48,7 @@ public final class JsonText {
 			}
 			plain = i + 1;
 		}
-		return out.append(value, plain, length).append('"');
+		return out.append(value, plain, length);
 	}
 
 	/**

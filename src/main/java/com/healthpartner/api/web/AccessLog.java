@@ -172,11 +172,6 @@ public class AccessLog implements SmartLifecycle {
 					+ this.durationMillis;
 		}
 
-		/** The message of a structured line, whose fields say the rest. */
-		String summary() {
-			return this.method + " " + this.path + " " + this.status + " in " + this.durationMillis + " ms";
-		}
-
 	}
 
 }

@@ -59,8 +59,14 @@ final class EcsLines {
 			.append("\"}")
 			.append(this.process);
 		JsonText.quote(line, entry.thread());
-		line.append("}}").append(this.service).append(",\"message\":");
-		JsonText.quote(line, entry.summary());
+		// the message, written into the line without being made a string first
+		JsonText.escape(line.append("}}").append(this.service).append(",\"message\":\""), entry.method()).append(' ');
+		JsonText.escape(line, entry.path())
+			.append(' ')
+			.append(entry.status())
+			.append(" in ")
+			.append(entry.durationMillis())
+			.append(" ms\"");
 		line.append(",\"request_id\":");
 		JsonText.quote(line, entry.requestId());
 		line.append(",\"method\":");

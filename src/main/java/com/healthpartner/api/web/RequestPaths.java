@@ -18,6 +18,8 @@ public final class RequestPaths {
 
 	private static final String ATTRIBUTE = RequestPaths.class.getName() + ".zone";
 
+	private static final String API_V1 = "/api/v1/";
+
 	private RequestPaths() {
 	}
 
@@ -62,6 +64,31 @@ public final class RequestPaths {
 			exchange.getAttributes().put(ATTRIBUTE, zone);
 		}
 		return zone;
+	}
+
+	/**
+	 * The part of the service a request of this method and raw path, which begins with
+	 * {@code /api/v1/}, is for: what {@link #zone(HttpMethod, PathContainer)} gives for
+	 * it parsed, worked out from the text (the HTTP edge's {@code 429}, where parsing
+	 * cost more than the rest of the check); parsed when it holds an escape or matrix
+	 * parameters.
+	 */
+	public static Zone zoneUnderApiV1(HttpMethod method, String path) {
+		if (!path.startsWith(API_V1)) {
+			throw new IllegalArgumentException("not under " + API_V1 + ": " + path);
+		}
+		if (path.indexOf('%') >= 0 || path.indexOf(';') >= 0) {
+			return zone(method, PathContainer.parsePath(path));
+		}
+		if (!HttpMethod.POST.equals(method) || path.endsWith("/")) {
+			return Zone.PARTNER;
+		}
+		// POST /api/v1/auth, empty segments dropped: only "auth" after the slashes
+		int start = API_V1.length();
+		while (start < path.length() && path.charAt(start) == '/') {
+			start++;
+		}
+		return (path.length() - start == 4 && path.startsWith("auth", start)) ? Zone.REGISTRATION : Zone.PARTNER;
 	}
 
 	/**

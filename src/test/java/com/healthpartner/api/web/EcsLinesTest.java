@@ -1,11 +1,15 @@
 package com.healthpartner.api.web;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.mock.env.MockEnvironment;
 
@@ -40,6 +44,23 @@ class EcsLinesTest {
 			Instant at = Instant.ofEpochSecond(second, nano);
 			assertThat(this.lines.timestamp(new StringBuilder(), at)).hasToString(at.toString());
 		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(
+			strings = { "/api/v1/health/metrics", "/api/v1/x\"y\\z", "/api/v1/tab\tnew\nline\u0001", "/api/v1/é✓" })
+	void aLineIsOneJsonObjectWhoseMessageSummarisesItsFields(String path) {
+		StringBuilder line = new StringBuilder();
+		this.lines.append(line, new AccessLog.Entry(Instant.parse("2026-11-30T08:00:00.5Z"), "loop-\"1\"", "trace-7",
+				"POST", "UNMATCHED", path, 429, "partner-1", 3));
+		assertThat(line).endsWith("}\n");
+		Map<String, Object> fields = JsonMapper.builder().build().readValue(line.toString(), new TypeReference<>() {
+		});
+		assertThat(fields).containsEntry("message", "POST " + path + " 429 in 3 ms")
+			.containsEntry("path", path)
+			.containsEntry("request_id", "trace-7")
+			.containsEntry("@timestamp", "2026-11-30T08:00:00.500Z");
+		assertThat(fields.get("process")).asString().contains("loop-\"1\"");
 	}
 
 }

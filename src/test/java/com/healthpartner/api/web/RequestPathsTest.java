@@ -1,0 +1,65 @@
+package com.healthpartner.api.web;
+
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
+
+import com.healthpartner.api.web.RequestPaths.Zone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class RequestPathsTest {
+
+	private static final HttpMethod[] METHODS = { HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE,
+			HttpMethod.HEAD };
+
+	@ParameterizedTest
+	@CsvSource({ "POST, /api/v1/auth, REGISTRATION", "POST, /api/v1//auth, REGISTRATION",
+			"POST, /api/v1/%61uth, REGISTRATION", "POST, /api/v1/auth;x=1, REGISTRATION",
+			"POST, /api/v1/auth/, PARTNER", "POST, /api/v1/authx, PARTNER", "POST, /api/v1/auth/me, PARTNER",
+			"POST, /api/v1/, PARTNER", "GET, /api/v1/auth, PARTNER", "POST, /api/v1/health/metrics, PARTNER" })
+	void theZoneOfARawPathUnderApiV1IsTheZoneOfItParsed(HttpMethod method, String path, Zone zone) {
+		assertThat(RequestPaths.zoneUnderApiV1(method, path)).isEqualTo(zone);
+		assertThat(RequestPaths.zone(method, PathContainer.parsePath(path))).isEqualTo(zone);
+	}
+
+	@Test
+	void everyRawPathUnderApiV1HasTheZoneOfItParsed() {
+		String[] pieces = { "/", "//", "auth", "a", "uth", "%61", "%2F", ";", ";x=1", "=", "me", "health", "metrics",
+				"%", "." };
+		SplittableRandom random = new SplittableRandom(30);
+		for (int i = 0; i < 50_000; i++) {
+			StringBuilder path = new StringBuilder("/api/v1/");
+			for (int n = random.nextInt(5); n > 0; n--) {
+				path.append(pieces[random.nextInt(pieces.length)]);
+			}
+			HttpMethod method = METHODS[random.nextInt(METHODS.length)];
+			String text = path.toString();
+			// a path with a broken escape fails as parsing it fails
+			assertThat(outcome(() -> RequestPaths.zoneUnderApiV1(method, text))).as("%s %s", method, text)
+				.isEqualTo(outcome(() -> RequestPaths.zone(method, PathContainer.parsePath(text))));
+		}
+	}
+
+	private static Object outcome(Supplier<Zone> zone) {
+		try {
+			return zone.get();
+		}
+		catch (IllegalArgumentException ex) {
+			return ex.getMessage();
+		}
+	}
+
+	@Test
+	void aPathNotUnderApiV1IsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> RequestPaths.zoneUnderApiV1(HttpMethod.GET, "/admin/v1"));
+	}
+
+}
