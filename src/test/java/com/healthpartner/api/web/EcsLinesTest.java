@@ -60,7 +60,7 @@ class EcsLinesTest {
 			.containsEntry("path", path)
 			.containsEntry("request_id", "trace-7")
 			.containsEntry("@timestamp", "2026-11-30T08:00:00.500Z");
-		assertThat(fields.get("process")).asString().contains("loop-\"1\"");
+		assertThat(fields.get("process")).extracting("thread").isEqualTo(Map.of("name", "loop-\"1\""));
 	}
 
 }
