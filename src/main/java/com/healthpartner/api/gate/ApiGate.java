@@ -94,7 +94,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		ApiPrincipal principal = known.principal();
 		Decision refused = this.limits.partnerRefusedNow(principal);
 		// the path's zone only for a refusal: most requests are not one
-		if (refused == null || RequestPaths.zoneUnderApiV1(HttpMethod.valueOf(method), path) != Zone.PARTNER) {
+		if (refused == null || RequestPaths.zone(HttpMethod.valueOf(method), path) != Zone.PARTNER) {
 			return null;
 		}
 		this.limits.count(refused);

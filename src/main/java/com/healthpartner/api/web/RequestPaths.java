@@ -1,7 +1,5 @@
 package com.healthpartner.api.web;
 
-import java.util.List;
-
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.server.ServerWebExchange;
@@ -17,8 +15,6 @@ import org.springframework.web.server.ServerWebExchange;
 public final class RequestPaths {
 
 	private static final String ATTRIBUTE = RequestPaths.class.getName() + ".zone";
-
-	private static final String API_V1 = "/api/v1/";
 
 	private RequestPaths() {
 	}
@@ -67,28 +63,25 @@ public final class RequestPaths {
 	}
 
 	/**
-	 * The part of the service a request of this method and raw path, which begins with
-	 * {@code /api/v1/}, is for: what {@link #zone(HttpMethod, PathContainer)} gives for
-	 * it parsed, worked out from the text for the HTTP edge's {@code 429} (parsing every
-	 * refused path was 2 % of a refusal's work); parsed only when it holds an escape or
-	 * matrix parameters.
+	 * The part of the service a request of this method and raw path is for: what
+	 * {@link #zone(HttpMethod, PathContainer)} gives for it parsed, its segments read
+	 * from the text for the HTTP edge's {@code 429} (parsing every refused path was 2 %
+	 * of a refusal's work); parsed only when it holds an escape or matrix parameters.
 	 */
-	public static Zone zoneUnderApiV1(HttpMethod method, String path) {
-		if (!path.startsWith(API_V1)) {
-			throw new IllegalArgumentException("not under " + API_V1 + ": " + path);
+	public static Zone zone(HttpMethod method, String rawPath) {
+		if (rawPath.indexOf('%') >= 0 || rawPath.indexOf(';') >= 0) {
+			return zone(method, PathContainer.parsePath(rawPath));
 		}
-		if (path.indexOf('%') >= 0 || path.indexOf(';') >= 0) {
-			return zone(method, PathContainer.parsePath(path));
+		String[] firstThree = new String[3];
+		int segments = 0;
+		for (int from = 0, end; from < rawPath.length(); from = end + 1) {
+			end = rawPath.indexOf('/', from);
+			end = (end < 0) ? rawPath.length() : end;
+			if (end > from && segments++ < 3) {
+				firstThree[segments - 1] = rawPath.substring(from, end);
+			}
 		}
-		if (!HttpMethod.POST.equals(method) || path.endsWith("/")) {
-			return Zone.PARTNER;
-		}
-		// POST /api/v1/auth, empty segments dropped: only "auth" after the slashes
-		int start = API_V1.length();
-		while (start < path.length() && path.charAt(start) == '/') {
-			start++;
-		}
-		return (path.length() - start == 4 && path.startsWith("auth", start)) ? Zone.REGISTRATION : Zone.PARTNER;
+		return zone(method, firstThree[0], firstThree[1], firstThree[2], segments, rawPath.endsWith("/"));
 	}
 
 	/**
@@ -96,23 +89,23 @@ public final class RequestPaths {
 	 * is for.
 	 */
 	public static Zone zone(HttpMethod method, PathContainer path) {
-		String first = null;
-		String second = null;
-		String third = null;
+		String[] firstThree = new String[3];
 		int segments = 0;
-		List<PathContainer.Element> elements = path.elements();
-		for (int i = 0; i < elements.size(); i++) {
-			if (elements.get(i) instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()) {
-				String value = segment.valueToMatch();
-				switch (segments++) {
-					case 0 -> first = value;
-					case 1 -> second = value;
-					case 2 -> third = value;
-					default -> {
-					}
-				}
+		for (PathContainer.Element element : path.elements()) {
+			if (element instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()
+					&& segments++ < 3) {
+				firstThree[segments - 1] = segment.valueToMatch();
 			}
 		}
+		return zone(method, firstThree[0], firstThree[1], firstThree[2], segments, path.value().endsWith("/"));
+	}
+
+	/**
+	 * The zone of a path whose non-empty segments are {@code segments} in all, the first
+	 * three of them given (null past the last).
+	 */
+	private static Zone zone(HttpMethod method, String first, String second, String third, int segments,
+			boolean trailingSlash) {
 		if ("admin".equals(first)) {
 			return Zone.ADMIN;
 		}
@@ -123,7 +116,7 @@ public final class RequestPaths {
 			return Zone.OTHER_API;
 		}
 		boolean registration = HttpMethod.POST.equals(method) && segments == 3 && "auth".equals(third)
-				&& !path.value().endsWith("/");
+				&& !trailingSlash;
 		return registration ? Zone.REGISTRATION : Zone.PARTNER;
 	}
 
