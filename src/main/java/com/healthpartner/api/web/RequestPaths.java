@@ -1,5 +1,7 @@
 package com.healthpartner.api.web;
 
+import java.util.List;
+
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.server.ServerWebExchange;
@@ -91,8 +93,9 @@ public final class RequestPaths {
 	public static Zone zone(HttpMethod method, PathContainer path) {
 		String[] firstThree = new String[3];
 		int segments = 0;
-		for (PathContainer.Element element : path.elements()) {
-			if (element instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()
+		List<PathContainer.Element> elements = path.elements();
+		for (int i = 0; i < elements.size(); i++) {
+			if (elements.get(i) instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()
 					&& segments++ < 3) {
 				firstThree[segments - 1] = segment.valueToMatch();
 			}
