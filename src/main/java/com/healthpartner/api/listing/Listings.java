@@ -124,21 +124,36 @@ public class Listings {
 	 */
 	public Mono<ServerResponse> page(List<byte[]> views, String nextCursor) {
 		byte[] end = end(new StringBuilder(64), nextCursor).toString().getBytes(StandardCharsets.UTF_8);
-		int length = PAGE_START.length + end.length + views.size();
+		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).body(pageBody(views, end));
+	}
+
+	/**
+	 * The body of a page, {@code views} between its start and {@code end}, with its
+	 * {@code Content-Length}: written once, into a buffer of the connection's own (a
+	 * direct one on the server, which the socket sends from), where an array built first
+	 * was copied again by the server into such a buffer (a page of 50 metrics records is
+	 * some 15 KB).
+	 */
+	static BodyInserter<List<byte[]>, ReactiveHttpOutputMessage> pageBody(List<byte[]> views, byte[] end) {
+		int commas = Math.max(0, views.size() - 1);
+		int bytes = PAGE_START.length + commas + end.length;
 		for (byte[] view : views) {
-			length += view.length;
+			bytes += view.length;
 		}
-		Utf8Bytes json = new Utf8Bytes(length).append(PAGE_START);
-		for (int i = 0; i < views.size(); i++) {
-			if (i > 0) {
-				json.append(',');
-			}
-			json.append(views.get(i));
-		}
-		json.append(end);
-		return ServerResponse.ok()
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(BytesBody.of(json.array(), json.length()));
+		int length = bytes;
+		return (message, context) -> {
+			message.getHeaders().setContentLength(length);
+			return message.writeWith(Mono.fromSupplier(() -> {
+				DataBuffer buffer = message.bufferFactory().allocateBuffer(length).write(PAGE_START);
+				for (int i = 0; i < views.size(); i++) {
+					if (i > 0) {
+						buffer.write((byte) ',');
+					}
+					buffer.write(views.get(i));
+				}
+				return buffer.write(end);
+			}));
+		};
 	}
 
 	/** The answer of a page whose records {@code json} holds after its opening. */
