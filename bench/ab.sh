@@ -10,8 +10,9 @@
 #                                             bench/wrk's, e.g. mixed, with the same seeded pages, and
 #                                             the signed ones, signed with each jar's partner's secret)
 #
-# Prints, per run: requests/s, p50, p90, p99 and p99.9 (ms) and the errors (connect, read, write,
-# timeouts, and answers other than 2xx but on the 429 path); then each jar's mean per workload.
+# Prints, per run: requests/s, requests, p50, p90, p99 and p99.9 (ms), the errors (connect, read, write,
+# timeouts, and answers other than 2xx but on the 429 path) and the jar's CPU a request (µs, user +
+# system from /proc); then each jar's mean per workload.
 # Environment: PAIRS (2), CONNECTIONS (64), DURATION (15), WARMUP (30 s of each workload on each
 # jar, after 30 s of POST), HARNESS (../shared/bench), JAVA_OPTS (both jars), JAVA_OPTS_A and JAVA_OPTS_B
 # (one jar's, in place of JAVA_OPTS: the same jar twice with two settings), PGHOST, PGPORT, PGUSER, PGPASSWORD.
@@ -35,7 +36,7 @@ mkdir -p "$OUT"
 # shellcheck source=bench/service.sh
 . bench/service.sh
 
-declare -A URL BKEY BSECRET DKEY
+declare -A URL BKEY BSECRET DKEY JPID
 # up NAME JAR PORT JAVA_OPTS: the jar started on database bench_ab_NAME, its partners onboarded, its pages seeded
 up() {
 	local name=$1
@@ -43,6 +44,7 @@ up() {
 	mkdir -p "$OUT_ONE"
 	OUT=$OUT_ONE JAR=$2 PORT=$3 JAVA_OPTS=$4 start_service "bench_ab_$name"
 	PIDS+=("$PID")
+	JPID[$name]=$PID
 	# start_service's trap stops only the jar it started
 	trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null || true' EXIT
 	URL[$name]=$BASE
@@ -55,16 +57,26 @@ PIDS=()
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
-# run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's).
-# A signed workload's signatures are made just before with NAME's secret (bench/service.sh's sign).
+# cpu_ticks PID: the process's user + system CPU so far, in clock ticks (HZ a second)
+HZ=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's)
+# with the jar's CPU a request added. A signed workload's signatures are made just before with NAME's
+# secret (bench/service.sh's sign).
 run() {
 	local script="$HARNESS/wrk/$2.lua" signed=$PWD/$OUT/signed-$1
 	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
 	sign "$2" "${BSECRET[$1]}" "$3" "$signed" u-get-m-ab
-	(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
+	local before pct
+	before=$(cpu_ticks "${JPID[$1]}")
+	pct=$(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
 		START_DATE=2025-01-01 END_DATE=2025-12-31 SIGNED_FILE=$signed \
-		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}") | grep '^PCT'
+		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}" | grep '^PCT')
+	# the jar's CPU (user + system) a request during the run, in µs: what a change costs, where
+	# requests/s also move with what wrk and PostgreSQL get of the cores
+	python3 -c 'import sys; t = int(sys.argv[2]) * 1e6 / int(sys.argv[3]); r = int(sys.argv[1].split("requests=")[1].split()[0]); print("%s cpu_us=%.2f" % (sys.argv[1], t / max(r, 1)))' \
+		"$pct" "$(($(cpu_ticks "${JPID[$1]}") - before))" "$HZ"
 	rm -f "$signed"*
 }
 
@@ -93,6 +105,6 @@ print('means (%d runs each):' % len(next(iter(runs.values()))))
 for (workload, jar), rs in sorted(runs.items()):
     mean = lambda k: sum(r[k] for r in rs) / len(rs)
     print(f"{workload:16s} {jar}  rps {mean('rps'):9.0f}  p50 {mean('p50'):7.2f}  p90 {mean('p90'):7.2f}  "
-          f"p99 {mean('p99'):7.2f}  p99.9 {mean('p999'):7.2f}  errors {sum(r['errors'] for r in rs):.0f}")
+          f"p99 {mean('p99'):7.2f}  p99.9 {mean('p999'):7.2f}  cpu_us {mean('cpu_us'):6.2f}  errors {sum(r['errors'] for r in rs):.0f}")
 PY
 log "results in $OUT"
