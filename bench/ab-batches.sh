@@ -32,7 +32,6 @@ mkdir -p "$OUT"
 . bench/service.sh
 
 busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # one JAR: a fresh service, warmed up, then one measured run; prints its line
 one() {
 	JAR=$1 start_service bench_ab
@@ -43,12 +42,12 @@ one() {
 	flush_writes bench_ab
 	local start end stored machine0 machine1 service0 service1
 	machine0=$(busy)
-	service0=$(ticks "$PID")
+	service0=$(cpu_ticks "$PID")
 	start=$(date +%s.%N)
 	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/run.txt"
 	end=$(date +%s.%N)
 	machine1=$(busy)
-	service1=$(ticks "$PID")
+	service1=$(cpu_ticks "$PID")
 	stored=$(psql -d bench_ab -Atc "select count(*) from metric_records")
 	python3 -c "
 print('%-40s %6d records/s  CPU us a record: machine %5.1f, service %5.1f  %s' % ('$(basename "$1")',

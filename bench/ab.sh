@@ -43,23 +43,19 @@ up() {
 	OUT_ONE=$OUT/$name
 	mkdir -p "$OUT_ONE"
 	OUT=$OUT_ONE JAR=$2 PORT=$3 JAVA_OPTS=$4 start_service "bench_ab_$name"
-	PIDS+=("$PID")
 	JPID[$name]=$PID
 	# start_service's trap stops only the jar it started
-	trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null || true' EXIT
+	trap 'kill "${JPID[@]}" 2>/dev/null; wait "${JPID[@]}" 2>/dev/null || true' EXIT
 	URL[$name]=$BASE
 	read -r "BKEY[$name]" "BSECRET[$name]" < <(credentials loadtest)
 	DKEY[$name]=$(onboard default)
 	seed_metrics "${BKEY[$name]}" u-get-m-ab
 	seed_assessments "${BKEY[$name]}" u-get-a-ab
 }
-PIDS=()
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
-# cpu_ticks PID: the process's user + system CPU so far, in clock ticks (HZ a second)
 HZ=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's)
 # with the jar's CPU a request added. A signed workload's signatures are made just before with NAME's
 # secret (bench/service.sh's sign).
@@ -67,7 +63,7 @@ run() {
 	local script="$HARNESS/wrk/$2.lua" signed=$PWD/$OUT/signed-$1
 	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
 	sign "$2" "${BSECRET[$1]}" "$3" "$signed" u-get-m-ab
-	local before pct
+	local before pct requests
 	before=$(cpu_ticks "${JPID[$1]}")
 	pct=$(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
@@ -75,8 +71,9 @@ run() {
 		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}" | grep '^PCT')
 	# the jar's CPU (user + system) a request during the run, in µs: what a change costs, where
 	# requests/s also move with what wrk and PostgreSQL get of the cores
-	python3 -c 'import sys; t = int(sys.argv[2]) * 1e6 / int(sys.argv[3]); r = int(sys.argv[1].split("requests=")[1].split()[0]); print("%s cpu_us=%.2f" % (sys.argv[1], t / max(r, 1)))' \
-		"$pct" "$(($(cpu_ticks "${JPID[$1]}") - before))" "$HZ"
+	requests=${pct#*requests=}
+	awk -v line="$pct" -v ticks=$(($(cpu_ticks "${JPID[$1]}") - before)) -v hz="$HZ" -v requests="${requests%% *}" \
+		'BEGIN { printf "%s cpu_us=%.2f\n", line, ticks * 1e6 / hz / (requests > 0 ? requests : 1) }'
 	rm -f "$signed"*
 }
 

@@ -52,9 +52,8 @@ for n in $(seq 0 99); do
 done
 export BENCH_KEY DEFAULT_KEY GET_METRICS_USER GET_ASSESSMENTS_USER START_DATE=2025-01-01 END_DATE=2025-12-31 FEED_KEY FEED_USER
 
-cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 # the CPU ticks of every PostgreSQL process of the machine (its backends live as long as the pools)
-dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
+dbcpu() { local t=0 p; for p in $(pgrep -x postgres); do t=$((t + $(cpu_ticks "$p" 2>/dev/null || echo 0))); done; echo $t; }
 # a workload of the shared harness, or of bench/wrk (which uses the harness's common.lua, and its
 # write scripts bench/wrk/threads.lua)
 # (signed workloads: their signatures made just before, bench/service.sh's sign)
@@ -82,9 +81,9 @@ psql -d bench_profile -qc "ANALYZE" >/dev/null
 
 printf '%-20s %10s %10s %10s %12s %12s %8s\n' workload req/s p50_ms p99_ms cpu_us/req db_us/req non2xx | tee "$OUT/summary.txt"
 for w in $WORKLOADS; do
-	before=$(cpu) db_before=$(dbcpu)
+	before=$(cpu_ticks "$PID") db_before=$(dbcpu)
 	result=$(run_wrk "$w" "$DURATION")
-	after=$(cpu) db_after=$(dbcpu)
+	after=$(cpu_ticks "$PID") db_after=$(dbcpu)
 	python3 - "$result" "$before" "$after" "$TICKS" "$w" "$db_before" "$db_after" <<'PY' | tee -a "$OUT/summary.txt"
 import sys
 result, before, after, ticks, workload = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]

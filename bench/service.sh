@@ -27,6 +27,9 @@ sign() {
 	esac
 }
 
+# cpu_ticks PID: the process's user + system CPU so far, in clock ticks (getconf CLK_TCK a second)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
 # start_service DATABASE: builds target/health-partner-api.jar if missing (or runs JAR if set), recreates
