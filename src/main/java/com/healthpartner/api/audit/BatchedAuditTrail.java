@@ -91,7 +91,14 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 
 	@Override
 	public void read(ServerRequest request, String resource, String userId, long count) {
-		record(request, AuditEvent.Action.READ, resource, userId, count);
+		read(Principals.of(request), RequestIds.of(request.exchange()), resource, userId, count);
+	}
+
+	@Override
+	public void read(ApiPrincipal principal, String requestId, String resource, String userId, long count) {
+		Instant at = Timestamps.truncate(this.clock.instant());
+		enqueue(new AuditEvent(Ids.ordered(at.toEpochMilli()), at, principal.partnerId(), principal.keyId(), userId,
+				AuditEvent.Action.READ, resource, count, requestId));
 	}
 
 	@Override
@@ -101,18 +108,6 @@ class BatchedAuditTrail extends PeriodicFlush implements AuditTrail {
 			return records.doOnNext((record) -> sent.incrementAndGet())
 				.doFinally((signal) -> read(request, resource, userId, sent.get()));
 		});
-	}
-
-	private void record(ServerRequest request, AuditEvent.Action action, String resource, String userId, long count) {
-		enqueue(event(request, action, resource, userId, count));
-	}
-
-	private AuditEvent event(ServerRequest request, AuditEvent.Action action, String resource, String userId,
-			long count) {
-		ApiPrincipal principal = Principals.of(request);
-		Instant at = Timestamps.truncate(this.clock.instant());
-		return new AuditEvent(Ids.ordered(at.toEpochMilli()), at, principal.partnerId(), principal.keyId(), userId,
-				action, resource, count, RequestIds.of(request.exchange()));
 	}
 
 	/** Queues an event to be written, or drops and counts it when the queue is full. */

@@ -234,4 +234,12 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		return this.problems.write(exchange, refusal);
 	}
 
+	/**
+	 * A constant name for Spring's checkpoint of every request ({@code EdgeFilter}'s).
+	 */
+	@Override
+	public String toString() {
+		return "ApiGate";
+	}
+
 }

@@ -66,13 +66,14 @@ public class PageReads {
 			for (int i = 0; i < names.size(); i++) {
 				bound.bind(i, values.apply(names.get(i)));
 			}
-			// a row ends where it is read, the operators below see a count a statement:
-			// counted, not ignored (ignoring hands each row's marker to the discard hook,
-			// which looks up the subscriber context)
-			return Flux.from(bound.execute()).concatMap((result) -> Flux.from(result.map((row) -> {
+			// a row ends where it is read, the operators below see a count a statement;
+			// counting hands each row's marker to the discard hook, which asks for the
+			// subscriber context: held right below the count, the question ends there
+			// instead of walking up every operator of the statement and the request
+			return Flux.from(bound.execute()).concatMap((result) -> HeldContext.held(Flux.from(result.map((row) -> {
 				rows.accept(row);
 				return Boolean.TRUE;
-			})).count());
+			})).count()));
 		}, Connection::close, (connection, failure) -> connection.close(), Connection::close).then());
 	}
 

@@ -8,6 +8,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.access.Principals;
 import com.healthpartner.api.audit.AuditTrail;
 import com.healthpartner.api.json.DateRange;
@@ -16,6 +17,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.Listings;
 import com.healthpartner.api.listing.Paging;
 import com.healthpartner.api.problem.FieldErrors;
+import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.web.HeadRequests;
 
 /**
@@ -48,7 +50,8 @@ class RecordLists {
 		int limit = ndjson ? Paging.DEFAULT_LIMIT : Paging.limit(request, errors);
 		errors.throwIfAny();
 		range.requireOrdered();
-		UUID partnerId = Principals.of(request).partnerId();
+		ApiPrincipal principal = Principals.of(request);
+		UUID partnerId = principal.partnerId();
 		Cursors.Position after = request.queryParam("cursor")
 			.map((c) -> this.cursors.decode(scope(kind, partnerId, userId, range), c))
 			.orElse(null);
@@ -62,8 +65,9 @@ class RecordLists {
 			return this.listings.ndjson(partnerId,
 					this.audit.reading(request, kind.resource(), userId, records.stream(query)));
 		}
+		String requestId = RequestIds.of(request.exchange());
 		return records.page(query, limit).flatMap((page) -> {
-			this.audit.read(request, kind.resource(), userId, page.shown(limit));
+			this.audit.read(principal, requestId, kind.resource(), userId, page.shown(limit));
 			String next = page.more(limit)
 					? this.cursors.encode(scope(kind, partnerId, userId, range), page.lastAt(), page.lastId()) : null;
 			return this.listings.page(page.views(), next);

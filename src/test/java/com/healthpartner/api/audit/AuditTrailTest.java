@@ -13,6 +13,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.ParameterizedTypeReference;
 
+import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.support.Expect;
 import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
@@ -51,7 +52,14 @@ class AuditTrailTest extends IntegrationTest {
 		api.create(HealthApi.ASSESSMENTS, partner.apiKey(),
 				"{\"user_id\": \"" + user + "\", \"responses\": {\"smoker\": false}}");
 		api.get(partner.apiKey(), HealthApi.METRICS + "/{id}", metric.get("id")).expectStatus().isOk();
-		api.page(partner.apiKey(), HealthApi.METRICS + "?user_id={user}&limit=1", user);
+		String pageRequest = "audit-page-" + UUID.randomUUID();
+		this.client.get()
+			.uri(HealthApi.METRICS + "?user_id={user}&limit=1", user)
+			.header("x-api-key", partner.apiKey())
+			.header(RequestIds.HEADER, pageRequest)
+			.exchange()
+			.expectStatus()
+			.isOk();
 		assertThat(api.ndjson(partner.apiKey(), HealthApi.METRICS + "?user_id={user}", user)).hasSize(2);
 		// the same user id of another partner is another person, audited apart
 		api.create(HealthApi.METRICS, other.apiKey(), "{\"user_id\": \"" + user + "\", \"metrics\": {\"weight\": 90}}");
@@ -68,6 +76,8 @@ class AuditTrailTest extends IntegrationTest {
 			assertThat(event.get("user_id")).isEqualTo(user);
 			assertThat((String) event.get("request_id")).isNotBlank();
 		});
+		// a page's event names the request that read it (taken as the page's read began)
+		assertThat(events.get(4).get("request_id")).isEqualTo(pageRequest);
 		assertThat(audit("?partner_id={p}", 1, other.partnerId())).extracting("action", "user_id")
 			.containsExactly(tuple("write", user));
 	}
