@@ -235,7 +235,8 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	}
 
 	/**
-	 * A constant name for Spring's checkpoint of every request ({@code EdgeFilter}'s).
+	 * The filter's name in Spring's checkpoint of every request: a constant, as
+	 * {@code EdgeFilter}'s.
 	 */
 	@Override
 	public String toString() {
