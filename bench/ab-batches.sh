@@ -51,8 +51,8 @@ one() {
 	stored=$(psql -d bench_ab -Atc "select count(*) from metric_records")
 	python3 -c "
 print('%-40s %6d records/s  CPU us a record: machine %5.1f, service %5.1f  %s' % ('$(basename "$1")',
-      round($stored / ($end - $start)), ($machine1 - $machine0) * 1e4 / $stored,
-      ($service1 - $service0) * 1e4 / $stored, '$(grep -o 'Non-2xx or 3xx responses: [0-9]*' "$OUT/run.txt" || true)'))" |
+      round($stored / ($end - $start)), ($machine1 - $machine0) * 1e6 / $CLK_TCK / $stored,
+      ($service1 - $service0) * 1e6 / $CLK_TCK / $stored, '$(grep -o 'Non-2xx or 3xx responses: [0-9]*' "$OUT/run.txt" || true)'))" |
 		tee -a "$OUT/summary.txt"
 	kill "$PID"
 	wait "$PID" 2>/dev/null || true

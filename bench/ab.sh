@@ -55,7 +55,6 @@ up() {
 up a "$JAR_A" 18094 "${JAVA_OPTS_A-${JAVA_OPTS:-}}"
 up b "$JAR_B" 18096 "${JAVA_OPTS_B-${JAVA_OPTS:-}}"
 
-HZ=$(getconf CLK_TCK)
 # run NAME WORKLOAD SECONDS: one wrk run, its PCT line (a workload of bench/wrk, else the harness's)
 # with the jar's CPU a request added. A signed workload's signatures are made just before with NAME's
 # secret (bench/service.sh's sign).
@@ -63,7 +62,7 @@ run() {
 	local script="$HARNESS/wrk/$2.lua" signed=$PWD/$OUT/signed-$1
 	if [ -f "$PWD/bench/wrk/$2.lua" ]; then script="$PWD/bench/wrk/$2.lua"; fi
 	sign "$2" "${BSECRET[$1]}" "$3" "$signed" u-get-m-ab
-	local before pct requests
+	local before pct
 	before=$(cpu_ticks "${JPID[$1]}")
 	pct=$(cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;$OLDPWD/bench/wrk/?.lua;;" WORKLOAD="$script" \
 		BENCH_KEY=${BKEY[$1]} DEFAULT_KEY=${DKEY[$1]} GET_METRICS_USER=u-get-m-ab GET_ASSESSMENTS_USER=u-get-a-ab \
@@ -71,9 +70,9 @@ run() {
 		wrk -t2 -c"$CONNECTIONS" -d"${3}s" --timeout 10s -s "$OLDPWD/bench/wrk/percentiles.lua" "${URL[$1]}" | grep '^PCT')
 	# the jar's CPU (user + system) a request during the run, in µs: what a change costs, where
 	# requests/s also move with what wrk and PostgreSQL get of the cores
-	requests=${pct#*requests=}
-	awk -v line="$pct" -v ticks=$(($(cpu_ticks "${JPID[$1]}") - before)) -v hz="$HZ" -v requests="${requests%% *}" \
-		'BEGIN { printf "%s cpu_us=%.2f\n", line, ticks * 1e6 / hz / (requests > 0 ? requests : 1) }'
+	awk -v line="$pct" -v ticks=$(($(cpu_ticks "${JPID[$1]}") - before)) -v hz="$CLK_TCK" 'BEGIN {
+		requests = (match(line, /requests=[0-9]+/) ? substr(line, RSTART + 9, RLENGTH - 9) : 0)
+		printf "%s cpu_us=%.2f\n", line, ticks * 1e6 / hz / (requests > 0 ? requests : 1) }'
 	rm -f "$signed"*
 }
 

@@ -69,7 +69,6 @@ run_wrk() {
 	(cd "$dir" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$connections" -d"$2s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'
 	rm -f "$SIGNED"/*
 }
-TICKS=$(getconf CLK_TCK)
 
 log "warming up: 45 s of POST, then $WARMUP s of each workload"
 run_wrk post_metrics 45 >/dev/null
@@ -84,7 +83,7 @@ for w in $WORKLOADS; do
 	before=$(cpu_ticks "$PID") db_before=$(dbcpu)
 	result=$(run_wrk "$w" "$DURATION")
 	after=$(cpu_ticks "$PID") db_after=$(dbcpu)
-	python3 - "$result" "$before" "$after" "$TICKS" "$w" "$db_before" "$db_after" <<'PY' | tee -a "$OUT/summary.txt"
+	python3 - "$result" "$before" "$after" "$CLK_TCK" "$w" "$db_before" "$db_after" <<'PY' | tee -a "$OUT/summary.txt"
 import sys
 result, before, after, ticks, workload = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 db_us = (int(sys.argv[7]) - int(sys.argv[6])) / ticks * 1e6

@@ -27,8 +27,9 @@ sign() {
 	esac
 }
 
-# cpu_ticks PID: the process's user + system CPU so far, in clock ticks (getconf CLK_TCK a second)
+# cpu_ticks PID: the process's user + system CPU so far, in clock ticks (CLK_TCK a second)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+CLK_TCK=$(getconf CLK_TCK)
 
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
