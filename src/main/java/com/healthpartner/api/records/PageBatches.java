@@ -12,6 +12,8 @@ import io.r2dbc.spi.Readable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
+import com.healthpartner.api.system.PositionedViews;
+
 /**
  * The list pages that concurrent requests read, read together: one statement for all the
  * pages of one kind waiting when a statement can start, whatever their partners, users,
@@ -72,26 +74,24 @@ public final class PageBatches {
 	 * The statement of several pages of the records of {@code table}, listed in the order
 	 * of {@code time} (their ordering time), then {@code id}, from the index on
 	 * {@code (partner_id, user_id, time, id)}; {@code dated}: a page may give a range of
-	 * that time ({@code froms}, {@code untils}). Each page is what the list's statement
-	 * alone reads: absent bounds and positions are open ends ({@code coalesce}), so that
-	 * every page's rows are one index range whatever it gives.
+	 * that time ({@code froms}, {@code untils}). A row a page: its number, then the page
+	 * as one value ({@link PositionedViews#column}). Each page is what the list's
+	 * statement alone reads: absent bounds and positions are open ends
+	 * ({@code coalesce}), so that every page's records are one index range whatever it
+	 * gives.
 	 */
 	public static PageReads.Positional together(String table, String time, boolean dated) {
 		String range = dated ? " and r." + time + " >= coalesce(q.from_at, '-infinity') and r." + time
 				+ " < coalesce(q.until_at, 'infinity')" : "";
+		String where = "r.partner_id = q.partner_id and r.user_id = q.user_id and "
+				+ Erasures.visible("r", "q.partner_id", "q.user_id") + range + " and (r." + time
+				+ ", r.id) > (coalesce(q.after_at, '-infinity'), coalesce(q.after_id, '00000000-0000-0000-0000-000000000000'))";
 		return PageReads.Positional.of("""
-				select q.n, r.view, r.%2$s, r.id
-				from unnest(:partnerIds::uuid[], :userIds::text[], %3$s:afterAts::timestamptz[], :afterIds::uuid[],
-				  :limits::int8[]) with ordinality as q(partner_id, user_id, %4$safter_at, after_id, page_rows, n)
-				cross join lateral (
-				  select r.view, r.%2$s, r.id from %1$s r
-				  where r.partner_id = q.partner_id and r.user_id = q.user_id and %5$s%6$s
-				  and (r.%2$s, r.id) > (coalesce(q.after_at, '-infinity'),
-				    coalesce(q.after_id, '00000000-0000-0000-0000-000000000000'))
-				  order by r.%2$s, r.id
-				  limit q.page_rows) r
-				""".formatted(table, time, dated ? ":froms::timestamptz[], :untils::timestamptz[], " : "",
-				dated ? "from_at, until_at, " : "", Erasures.visible("r", "q.partner_id", "q.user_id"), range));
+				select q.n, %s
+				from unnest(:partnerIds::uuid[], :userIds::text[], %s:afterAts::timestamptz[], :afterIds::uuid[],
+				  :limits::int8[]) with ordinality as q(partner_id, user_id, %safter_at, after_id, page_rows, n)
+				""".formatted(PositionedViews.column(table, time, where, "q.page_rows"),
+				dated ? ":froms::timestamptz[], :untils::timestamptz[], " : "", dated ? "from_at, until_at, " : ""));
 	}
 
 	/**
@@ -160,20 +160,19 @@ public final class PageBatches {
 
 	/**
 	 * The pages of one statement of several: its parameters, an array each with an
-	 * element per page, and each page's rows as they arrive.
+	 * element per page, and each page as its row arrives.
 	 */
 	private static final class Together {
 
+		private static final StoredPage EMPTY = new StoredPage(List.of(), 0, null, null);
+
 		private final List<Pending> pages;
 
-		private final StoredPage.Reader[] read;
+		private final StoredPage[] read;
 
 		Together(List<Pending> pages) {
 			this.pages = pages;
-			this.read = new StoredPage.Reader[pages.size()];
-			for (int i = 0; i < this.read.length; i++) {
-				this.read[i] = new StoredPage.Reader(pages.get(i).limit);
-			}
+			this.read = new StoredPage[pages.size()];
 		}
 
 		/**
@@ -209,17 +208,19 @@ public final class PageBatches {
 		}
 
 		/**
-		 * A row of the statement: the page its first column numbers (from 1), then the
-		 * record's view, ordering time and id.
+		 * A row of the statement: the page its first column numbers (from 1), then that
+		 * page as one value.
 		 */
 		void add(Readable row) {
-			this.read[row.get(0, Long.class).intValue() - 1].add(row, 1);
+			int page = row.get(0, Long.class).intValue() - 1;
+			this.read[page] = StoredPage.of(row.get(1, PositionedViews.class), this.pages.get(page).limit);
 		}
 
 		/** Each page as read, for its request to answer. */
 		void finish() {
 			for (int i = 0; i < this.read.length; i++) {
-				this.pages.get(i).outcome(this.read[i].page());
+				// every page has its row; none would be a page of no records
+				this.pages.get(i).outcome((this.read[i] != null) ? this.read[i] : EMPTY);
 			}
 		}
 

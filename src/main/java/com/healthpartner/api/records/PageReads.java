@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.stereotype.Component;
 
 import com.healthpartner.api.system.HeldContext;
+import com.healthpartner.api.system.PositionedViews;
 
 /**
  * Runs the query of a list page on a pooled connection through the driver directly, the
@@ -40,13 +41,14 @@ public class PageReads {
 	 * {@code :userId}, {@code :from} and {@code :until} (where the range has them),
 	 * {@code :afterAt} and {@code :afterId} (after a position) and {@code :limit}, bound
 	 * to one more than the limit (a record beyond the page tells that there is a next
-	 * one); it selects each record's view, ordering time and id ({@link StoredPage}).
+	 * one); it selects one row, the page as one value ({@link PositionedViews#column}).
 	 */
 	public Mono<StoredPage> page(Positional statement, UserQuery query, int limit) {
 		return Mono.defer(() -> {
-			StoredPage.Reader page = new StoredPage.Reader(limit);
-			return read(statement, (name) -> value(query, name, limit), (row) -> page.add(row, 0))
-				.then(Mono.fromSupplier(page::page));
+			StoredPage[] page = new StoredPage[1];
+			return read(statement, (name) -> value(query, name, limit),
+					(row) -> page[0] = StoredPage.of(row.get(0, PositionedViews.class), limit))
+				.then(Mono.fromSupplier(() -> page[0]));
 		});
 	}
 

@@ -20,6 +20,7 @@ import com.healthpartner.api.listing.Cursors;
 import com.healthpartner.api.listing.LongReads;
 import com.healthpartner.api.records.WriteBatches.Pending;
 import com.healthpartner.api.system.DatabaseProperties;
+import com.healthpartner.api.system.PositionedViews;
 
 /**
  * The records of one kind. Every query starts with the partner: a partner never reads
@@ -196,31 +197,33 @@ public final class RecordRepository implements RecordStore<RecordRow> {
 	}
 
 	/**
-	 * The list query of {@code kind}: the records' stored views in list order, and for a
-	 * page their position ({@code at}, {@code id}) and the limit. Absent filters are left
-	 * out rather than bound as null so that every variant is a plain index range scan,
-	 * also as a cached generic plan.
+	 * The list query of {@code kind}: the records' stored views in list order, a row each
+	 * (an export); or, for a page of at most {@code :limit}, one row, the page as one
+	 * value with each record's position ({@link PositionedViews#column}). Absent filters
+	 * are left out rather than bound as null so that every variant is a plain index range
+	 * scan, also as a cached generic plan.
 	 */
 	public static String listSql(RecordKind kind, boolean from, boolean until, boolean after, boolean page) {
 		String at = kind.orderedBy();
-		StringBuilder where = new StringBuilder("partner_id = :partnerId and user_id = :userId and ")
+		StringBuilder where = new StringBuilder("r.partner_id = :partnerId and r.user_id = :userId and ")
 			.append(Erasures.visible("r", ":partnerId", ":userId"));
 		if (from) {
-			where.append(" and ").append(at).append(" >= :from");
+			where.append(" and r.").append(at).append(" >= :from");
 		}
 		if (until) {
-			where.append(" and ").append(at).append(" < :until");
+			where.append(" and r.").append(at).append(" < :until");
 		}
 		if (after) {
-			where.append(" and (").append(at).append(", id) > (:afterAt, :afterId)");
+			where.append(" and (r.").append(at).append(", r.id) > (:afterAt, :afterId)");
+		}
+		if (page) {
+			return "select " + PositionedViews.column(kind.table(), at, where.toString(), ":limit");
 		}
 		return """
-				select r.view%s from %s r
+				select r.view from %s r
 				where %s
-				order by %s, id
-				%s
-				""".formatted(page ? ", r." + at + " as at, r.id" : "", kind.table(), where, at,
-				page ? "limit :limit" : "");
+				order by r.%s, r.id
+				""".formatted(kind.table(), where, at);
 	}
 
 	/**

@@ -2,13 +2,12 @@ package com.healthpartner.api.records;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
-import io.r2dbc.spi.Readable;
+import com.healthpartner.api.system.PositionedViews;
 
 /**
  * A page of a user's records as stored: the views of at most {@code limit} records, in
@@ -25,48 +24,17 @@ import io.r2dbc.spi.Readable;
 public record StoredPage(List<byte[]> views, int found, Instant lastAt, UUID lastId) {
 
 	/**
-	 * Builds a page from the rows of its query as they arrive, a query of each record's
-	 * {@code view}, ordering time and id with a limit of {@code limit + 1}: the views are
-	 * passed through, not parsed, and only the record that ends a full page has its
-	 * position decoded (the cursor of the next page, if there is one, points after it);
-	 * the record beyond the limit is only counted.
+	 * The page that a statement read as one value ({@link PositionedViews#column}), asked
+	 * for with at most {@code limit} records shown (the statement's limit being one
+	 * more): the views as read, only the position of the record that ends a full page
+	 * decoded (the next page's cursor points after it); the record beyond the limit is
+	 * only counted.
 	 */
-	static final class Reader {
-
-		private final int limit;
-
-		private final List<byte[]> views;
-
-		private int found;
-
-		private Instant lastAt;
-
-		private UUID lastId;
-
-		Reader(int limit) {
-			this.limit = limit;
-			this.views = new ArrayList<>(Math.max(0, Math.min(limit, 128)));
-		}
-
-		/**
-		 * A row of the page's query, whose columns from {@code first} on are the record's
-		 * view, ordering time and id.
-		 */
-		void add(Readable row, int first) {
-			int found = ++this.found;
-			if (found <= this.limit) {
-				this.views.add(row.get(first, byte[].class));
-			}
-			if (found == this.limit) {
-				this.lastAt = row.get(first + 1, Instant.class);
-				this.lastId = row.get(first + 2, UUID.class);
-			}
-		}
-
-		StoredPage page() {
-			return new StoredPage(this.views, this.found, this.lastAt, this.lastId);
-		}
-
+	static StoredPage of(PositionedViews records, int limit) {
+		int found = records.size();
+		boolean full = found >= limit;
+		return new StoredPage(records.views(Math.min(found, limit)), found, full ? records.at(limit - 1) : null,
+				full ? records.id(limit - 1) : null);
 	}
 
 	/**

@@ -33,8 +33,9 @@ import org.springframework.http.client.ReactorResourceFactory;
  * thread to send its query or to read its rows. Connections ask PostgreSQL for binary
  * results (times and ids arrive as numbers, not text to parse) and send times, ids and
  * arrays in binary ({@link BinaryInstants}, {@link BinaryUuids}, {@link BinaryArrays}),
- * can read a text as its UTF-8 bytes ({@link TextBytes}), and every wait on the database
- * is bounded so that an outage is a quick 503 instead of a hanging request.
+ * can read a text as its UTF-8 bytes ({@link TextBytes}) and a list page's records as one
+ * value ({@link PositionedViews}), and every wait on the database is bounded so that an
+ * outage is a quick 503 instead of a hanging request.
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {
@@ -50,8 +51,8 @@ class DatabaseConfiguration {
 			.option(PostgresqlConnectionFactoryProvider.STATEMENT_TIMEOUT, database.statementTimeout())
 			.option(PostgresqlConnectionFactoryProvider.TCP_KEEPALIVE, true)
 			.option(PostgresqlConnectionFactoryProvider.FORCE_BINARY, true)
-			.option(PostgresqlConnectionFactoryProvider.EXTENSIONS,
-					List.of(new BinaryInstants(), new BinaryUuids(), new BinaryArrays(), new TextBytes()));
+			.option(PostgresqlConnectionFactoryProvider.EXTENSIONS, List.of(new BinaryInstants(), new BinaryUuids(),
+					new BinaryArrays(), new TextBytes(), new PositionedViews.Registrar()));
 	}
 
 	/**

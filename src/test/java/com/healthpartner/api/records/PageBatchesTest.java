@@ -37,6 +37,7 @@ import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.LockWaits;
 import com.healthpartner.api.support.Partners.Credentials;
+import com.healthpartner.api.system.PositionedViews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -131,6 +132,37 @@ class PageBatchesTest extends IntegrationTest {
 		assertThat(first.lastId()).isEqualTo(third.id());
 		assertThat(answers.get(3).join().found()).isEqualTo(8);
 		assertThat(answers.get(3).join().lastId()).isNull();
+	}
+
+	@Test
+	void aPositionKeepsItsMicrosecondsOnEitherSideOf2000AndAViewItsUtf8() {
+		// a page is one value whose positions are PostgreSQL's binary times, counted in
+		// microseconds from 2000-01-01: one before, one after, read alone and together
+		Instant before = Instant.parse("1999-12-31T23:59:59.999999Z");
+		Instant after = Instant.parse("2026-03-01T08:00:00.123456Z");
+		store(this.ann, "mëmber-é", before);
+		store(this.ann, "mëmber-é", after);
+		PageBatches batches = metrics(MAX_WAITING, DEADLINE);
+		UserQuery all = query(this.ann, "mëmber-é", DateRange.ANY, null);
+		UserQuery next = query(this.ann, "mëmber-é", DateRange.ANY,
+				new Cursors.Position(before, mine(this.ann, "mëmber-é").get(0).id()));
+		StoredPage first = batches.page(all, 1).toFuture().join();
+		assertThat(first).isEqualTo(expected(all, 1));
+		assertThat(first.lastAt()).isEqualTo(before);
+		assertThat(first.texts().get(0)).contains("\"user_id\":\"mëmber-é\"");
+		List<CompletableFuture<StoredPage>> answers = new ArrayList<>();
+		try (Held held = hold(batches)) {
+			answers.add(batches.page(all, 1).toFuture());
+			answers.add(batches.page(next, 1).toFuture());
+			answers.add(batches.page(all, 2).toFuture());
+			held.release();
+			held.first().join();
+		}
+		assertThat(answers.get(0).join()).isEqualTo(first);
+		assertThat(answers.get(1).join()).isEqualTo(expected(next, 1));
+		assertThat(answers.get(1).join().lastAt()).isEqualTo(after);
+		assertThat(answers.get(2).join()).isEqualTo(expected(all, 2));
+		assertThat(this.reads.statements).containsExactly(1, 1, 3);
 	}
 
 	@Test
@@ -427,11 +459,10 @@ class PageBatchesTest extends IntegrationTest {
 	 * other page alone).
 	 */
 	private static Function<UserQuery, PageReads.Positional> alone(String table, String time) {
-		return (query) -> PageReads.Positional.of("select r.view, r." + time + ", r.id from " + table
-				+ " r where r.partner_id = :partnerId and r.user_id = :userId"
-				+ ("holder".equals(query.userId())
-						? " and (select pg_advisory_xact_lock_shared(" + HOLD + ")::text) is not null" : "")
-				+ " order by r." + time + ", r.id limit :limit");
+		return (query) -> PageReads.Positional.of("select " + PositionedViews.column(table, time,
+				"r.partner_id = :partnerId and r.user_id = :userId" + ("holder".equals(query.userId())
+						? " and (select pg_advisory_xact_lock_shared(" + HOLD + ")::text) is not null" : ""),
+				":limit"));
 	}
 
 	/**
