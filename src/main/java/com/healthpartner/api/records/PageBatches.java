@@ -24,7 +24,7 @@ import com.healthpartner.api.system.PositionedViews;
 public final class PageBatches {
 
 	/**
-	 * The most rows one statement may return (the sum of its pages' limits, each plus
+	 * The most records one statement may return (the sum of its pages' limits, each plus
 	 * one); a page of a larger limit goes alone. At 2,048 the pages waiting on a loop
 	 * under a few hundred connections went in several statements back to back, and pages
 	 * cost more (docs/performance.md). The views are held until the statement ends: a few
@@ -103,8 +103,8 @@ public final class PageBatches {
 	}
 
 	/**
-	 * The next statement's pages, in the order they came, within {@link #MAX_ROWS} (but
-	 * at least one page).
+	 * The next statement's pages, in the order they came, within {@link #MAX_ROWS}
+	 * records (but at least one page).
 	 */
 	private static List<Pending> take(Iterator<Pending> waiting) {
 		List<Pending> batch = new ArrayList<>();
