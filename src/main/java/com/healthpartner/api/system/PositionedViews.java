@@ -8,8 +8,6 @@ import java.util.UUID;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
-import io.r2dbc.postgresql.client.EncodedParameter;
-import io.r2dbc.postgresql.codec.Codec;
 import io.r2dbc.postgresql.codec.CodecRegistry;
 import io.r2dbc.postgresql.extension.CodecRegistrar;
 import io.r2dbc.postgresql.message.Format;
@@ -99,7 +97,7 @@ public final class PositionedViews {
 	 * The codec: it describes itself by {@link #canDecode} only, as {@link TextBytes}
 	 * does.
 	 */
-	static final class Decoder implements Codec<PositionedViews> {
+	static final class Decoder extends DecodingCodec<PositionedViews> {
 
 		@Override
 		public boolean canDecode(int dataType, Format format, Class<?> type) {
@@ -140,31 +138,6 @@ public final class PositionedViews {
 				at += 4 + length;
 			}
 			return new PositionedViews(micros, idHigh, idLow, views);
-		}
-
-		@Override
-		public boolean canEncode(Object value) {
-			return false;
-		}
-
-		@Override
-		public boolean canEncodeNull(Class<?> type) {
-			return false;
-		}
-
-		@Override
-		public EncodedParameter encode(Object value) {
-			throw new UnsupportedOperationException("Decodes only");
-		}
-
-		@Override
-		public EncodedParameter encode(Object value, int dataType) {
-			throw new UnsupportedOperationException("Decodes only");
-		}
-
-		@Override
-		public EncodedParameter encodeNull() {
-			throw new UnsupportedOperationException("Decodes only");
 		}
 
 	}

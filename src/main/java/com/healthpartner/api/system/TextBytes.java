@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
-import io.r2dbc.postgresql.client.EncodedParameter;
-import io.r2dbc.postgresql.codec.Codec;
 import io.r2dbc.postgresql.codec.CodecRegistry;
 import io.r2dbc.postgresql.codec.PostgresqlObjectId;
 import io.r2dbc.postgresql.extension.CodecRegistrar;
@@ -35,7 +33,7 @@ final class TextBytes implements CodecRegistrar {
 	 * {@code CodecMetadata}), since the driver would otherwise cache it as the encoder of
 	 * {@code byte[]} as well.
 	 */
-	static final class Decoder implements Codec<byte[]> {
+	static final class Decoder extends DecodingCodec<byte[]> {
 
 		@Override
 		public boolean canDecode(int dataType, Format format, Class<?> type) {
@@ -46,31 +44,6 @@ final class TextBytes implements CodecRegistrar {
 		@Override
 		public byte[] decode(ByteBuf buffer, int dataType, Format format, Class<? extends byte[]> type) {
 			return (buffer != null) ? ByteBufUtil.getBytes(buffer) : null;
-		}
-
-		@Override
-		public boolean canEncode(Object value) {
-			return false;
-		}
-
-		@Override
-		public boolean canEncodeNull(Class<?> type) {
-			return false;
-		}
-
-		@Override
-		public EncodedParameter encode(Object value) {
-			throw new UnsupportedOperationException("Decodes only");
-		}
-
-		@Override
-		public EncodedParameter encode(Object value, int dataType) {
-			throw new UnsupportedOperationException("Decodes only");
-		}
-
-		@Override
-		public EncodedParameter encodeNull() {
-			throw new UnsupportedOperationException("Decodes only");
 		}
 
 	}
