@@ -164,8 +164,6 @@ public final class PageBatches {
 	 */
 	private static final class Together {
 
-		private static final StoredPage EMPTY = new StoredPage(List.of(), 0, null, null);
-
 		private final List<Pending> pages;
 
 		private final StoredPage[] read;
@@ -216,11 +214,22 @@ public final class PageBatches {
 			this.read[page] = StoredPage.of(row.get(1, PositionedViews.class), this.pages.get(page).limit);
 		}
 
-		/** Each page as read, for its request to answer. */
+		/**
+		 * Each page as read, for its request to answer. The statement gives every page
+		 * its row ({@code unnest ... with ordinality}); a page without one fails
+		 * ({@code 500}) rather than answer as a page of no records, which would hide the
+		 * user's records.
+		 */
 		void finish() {
 			for (int i = 0; i < this.read.length; i++) {
-				// every page has its row; none would be a page of no records
-				this.pages.get(i).outcome((this.read[i] != null) ? this.read[i] : EMPTY);
+				Pending page = this.pages.get(i);
+				if (this.read[i] != null) {
+					page.outcome(this.read[i]);
+				}
+				else {
+					page.failure = new IllegalStateException("The statement of pages read together gave page " + (i + 1)
+							+ " of " + this.read.length + " no row");
+				}
 			}
 		}
 

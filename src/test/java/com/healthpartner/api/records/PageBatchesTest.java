@@ -267,6 +267,28 @@ class PageBatchesTest extends IntegrationTest {
 	}
 
 	@Test
+	void aPageTheStatementGivesNoRowFailsRatherThanAnswerAsAPageOfNoRecords() {
+		PageReads.Positional together = PageBatches.together("metric_records", "recorded_at", true);
+		// the statement of pages together, but one that gives only its first page a row
+		PageReads.Positional firstOnly = new PageReads.Positional(
+				"select * from (" + together.sql() + ") p where p.n = 1", together.names());
+		PageBatches batches = new PageBatches(this.reads, alone("metric_records", "recorded_at"), firstOnly,
+				MAX_WAITING, DEADLINE, NO_STALL);
+		CompletableFuture<StoredPage> first;
+		CompletableFuture<StoredPage> second;
+		try (Held held = hold(batches)) {
+			first = batches.page(query(this.ann, "member", DateRange.ANY, null), 4).toFuture();
+			second = batches.page(query(this.bob, "member", DateRange.ANY, null), 4).toFuture();
+			held.release();
+			held.first().join();
+		}
+		assertThat(first.join()).isEqualTo(expected(query(this.ann, "member", DateRange.ANY, null), 4));
+		assertThatThrownBy(second::join).hasCauseInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("gave page 2 of 2 no row");
+		assertThat(this.reads.statements).containsExactly(1, 2);
+	}
+
+	@Test
 	void beyondThePagesThatMayWaitAPageIsRefusedAtOnceAsTheDatabaseBeingUnavailable() {
 		PageBatches batches = metrics(2, DEADLINE);
 		try (Held held = hold(batches)) {
