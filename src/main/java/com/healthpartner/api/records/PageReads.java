@@ -41,14 +41,21 @@ public class PageReads {
 	 * {@code :userId}, {@code :from} and {@code :until} (where the range has them),
 	 * {@code :afterAt} and {@code :afterId} (after a position) and {@code :limit}, bound
 	 * to one more than the limit (a record beyond the page tells that there is a next
-	 * one); it selects one row, the page as one value ({@link PositionedViews#column}).
+	 * one); it selects one row, the page as one value ({@link PositionedViews#column}). A
+	 * statement that gives no row fails ({@code 500}), as a page read together with
+	 * others does, rather than answer as no page.
 	 */
 	public Mono<StoredPage> page(Positional statement, UserQuery query, int limit) {
 		return Mono.defer(() -> {
 			StoredPage[] page = new StoredPage[1];
 			return read(statement, (name) -> value(query, name, limit),
 					(row) -> page[0] = StoredPage.of(row.get(0, PositionedViews.class), limit))
-				.then(Mono.fromSupplier(() -> page[0]));
+				.then(Mono.fromCallable(() -> {
+					if (page[0] == null) {
+						throw new IllegalStateException("The statement of a page read alone gave no row");
+					}
+					return page[0];
+				}));
 		});
 	}
 

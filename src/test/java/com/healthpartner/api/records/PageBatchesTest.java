@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -286,6 +287,16 @@ class PageBatchesTest extends IntegrationTest {
 		assertThatThrownBy(second::join).hasCauseInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("gave page 2 of 2 no row");
 		assertThat(this.reads.statements).containsExactly(1, 2);
+	}
+
+	@Test
+	void aPageReadAloneByAStatementThatGivesNoRowFailsRatherThanAnswerAsNoPage() {
+		PageReads.Positional none = PageReads.Positional.of("select " + PositionedViews.column("metric_records",
+				"recorded_at", "r.partner_id = :partnerId and r.user_id = :userId", ":limit") + " where false");
+		StepVerifier.create(this.reads.page(none, query(this.ann, "member", DateRange.ANY, null), 4))
+			.expectErrorSatisfies((error) -> assertThat(error).isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("read alone gave no row"))
+			.verify(Duration.ofSeconds(10));
 	}
 
 	@Test
