@@ -116,6 +116,11 @@ public class RedisStore implements SmartLifecycle {
 		});
 	}
 
+	/** Lettuce's resources: its event loops (for tests). */
+	ClientResources resources() {
+		return this.resources;
+	}
+
 	/** Whether Redis answers now (without waiting while it is known to be failing). */
 	Mono<Boolean> ping() {
 		return execute((commands) -> commands.ping()).map("PONG"::equals).onErrorReturn(false);
@@ -194,10 +199,21 @@ public class RedisStore implements SmartLifecycle {
 
 	@Override
 	public void stop() {
+		stop(() -> {
+		});
+	}
+
+	/**
+	 * Closes the client (its connection too), then Lettuce's event loops, calling
+	 * {@code callback} once they have stopped: the application finishes stopping (and
+	 * shuts its logging down) only after them.
+	 */
+	@Override
+	public void stop(Runnable callback) {
 		this.running = false;
-		// closes the connection too
-		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		this.resources.shutdown(0, 2, TimeUnit.SECONDS);
+		this.client.shutdownAsync(0, 2, TimeUnit.SECONDS)
+			.whenComplete((done, failure) -> this.resources.shutdown(0, 2, TimeUnit.SECONDS)
+				.addListener((stopped) -> callback.run()));
 	}
 
 	@Override

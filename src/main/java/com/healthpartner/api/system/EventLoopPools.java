@@ -1,5 +1,6 @@
 package com.healthpartner.api.system;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,23 +17,51 @@ import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryMetadata;
 import io.r2dbc.spi.Wrapped;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The database connections, a pool of them per event loop of the web server. A request is
  * handled on one event loop from its first byte to its last; its queries get a connection
  * of that loop's pool, whose socket that same loop serves, so sending a query, reading
  * its rows and writing the answer never hand work to another thread (a hand-over wakes a
- * thread and costs system calls, more than the query's own work on this machine). A
- * thread that is no event loop (start-up, periodic writers) uses a pool of its own. Pools
- * are made when a loop first asks; each holds up to its share of the configured maximum.
- * {@link #unwrap()} gives the driver's own factory (for the {@code LISTEN} connection,
- * outside any pool). Each connection is lent as a {@link GuardedConnection}: one whose
- * statement was given up before the database answered is closed, not lent again.
+ * thread and costs system calls, more than the query's own work on this machine). Any
+ * other thread (start-up, periodic writers, the loops of other clients and of the
+ * management server) uses a shared pool: those loops are stopped by their owners at times
+ * of their own, and a pool of theirs would add to the configured maximum. The web
+ * server's pools are made at start, without connections; each holds up to its share of
+ * the configured maximum. {@link #unwrap()} gives the driver's own factory (for the
+ * {@code LISTEN} connection, outside any pool). Each connection is lent as a
+ * {@link GuardedConnection}: one whose statement was given up before the database
+ * answered is closed, not lent again.
+ * <p>
+ * Stopping the application closes the pools ({@link #stop(Runnable)}) after the web
+ * server has drained its requests and the background writers have flushed, and before the
+ * web server's loops stop: a connection is closed by the loop that serves it, which must
+ * still run (closed later, on a loop already shut down, the close fails). Closed pools
+ * stay closed.
  */
-public final class EventLoopPools implements ConnectionFactory, Wrapped<ConnectionFactory>, Disposable {
+public final class EventLoopPools implements ConnectionFactory, Wrapped<ConnectionFactory>, Disposable, SmartLifecycle {
+
+	/**
+	 * Below every phase that still writes to the database (the web server's drain, the
+	 * periodic flushes at {@code DEFAULT_PHASE - 3072}), above the web server's loops
+	 * (0).
+	 */
+	private static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
+
+	/**
+	 * The longest stopping waits for a pool to close (a frozen database may not answer).
+	 */
+	private static final Duration CLOSE_WITHIN = Duration.ofSeconds(5);
+
+	private static final Log log = LogFactory.getLog(EventLoopPools.class);
 
 	private final Function<EventLoop, ConnectionPool> poolOfLoop;
 
@@ -41,6 +70,8 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 	private final ConnectionFactory driver;
 
 	private final Map<EventExecutor, ConnectionPool> pools = new ConcurrentHashMap<>();
+
+	private volatile boolean running;
 
 	/**
 	 * {@code poolOfLoop} makes the pool of a loop (its connections on that loop),
@@ -100,6 +131,45 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 		return pools().stream().mapToInt((pool) -> pool.getMetrics().map(metric::applyAsInt).orElse(0)).sum();
 	}
 
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		stop(() -> {
+		});
+	}
+
+	/** Closes every pool, calling {@code callback} when all are closed (or failed to). */
+	@Override
+	public void stop(Runnable callback) {
+		this.running = false;
+		Flux.fromIterable(pools())
+			.flatMap((pool) -> pool.disposeLater()
+				.timeout(CLOSE_WITHIN)
+				.onErrorResume(
+						(failure) -> Mono.fromRunnable(() -> log.warn("Could not close a database pool", failure))))
+			.doFinally((signal) -> callback.run())
+			.subscribe();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/**
+	 * Closes every pool and waits for them: for a context that is destroyed without
+	 * having been stopped (one whose start failed); after {@link #stop} there is nothing
+	 * left.
+	 */
 	@Override
 	public void dispose() {
 		for (ConnectionPool pool : pools()) {

@@ -137,6 +137,12 @@ final class WebhookSender extends PeriodicSweep {
 
 	private static final Duration KEYS_KEPT = Duration.ofMinutes(10);
 
+	/**
+	 * The longest the loops get to finish their tasks when the application stops (no
+	 * quiet period: nothing is sent once the connections are closed).
+	 */
+	private static final Duration LOOPS_STOP_WITHIN = Duration.ofSeconds(5);
+
 	private final AtomicInteger inFlight = new AtomicInteger();
 
 	/**
@@ -501,9 +507,29 @@ final class WebhookSender extends PeriodicSweep {
 
 	@Override
 	public void stop() {
+		stop(() -> {
+		});
+	}
+
+	/**
+	 * Stops sending, then closes the connections to endpoints and the loops they ran on,
+	 * calling {@code callback} when they are closed: the application finishes stopping
+	 * only after them, so nothing of theirs is still running (and logging) once the
+	 * logging system has shut down.
+	 */
+	@Override
+	public void stop(Runnable callback) {
 		super.stop();
-		this.connections.disposeLater().then(this.loops.disposeLater()).subscribe();
 		this.background.dispose();
+		this.connections.disposeLater()
+			.then(this.loops.disposeLater(Duration.ZERO, LOOPS_STOP_WITHIN))
+			.doFinally((signal) -> callback.run())
+			.subscribe();
+	}
+
+	/** The loops of the requests to endpoints (for tests). */
+	LoopResources loops() {
+		return this.loops;
 	}
 
 	private Mono<Outcome> attempt(WebhookRepository.Claimed delivery) {

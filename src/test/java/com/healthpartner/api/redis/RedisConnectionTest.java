@@ -1,5 +1,8 @@
 package com.healthpartner.api.redis;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,6 +67,17 @@ class RedisConnectionTest {
 			database5.stop();
 			database0.stop();
 		}
+	}
+
+	@Test
+	void stoppingEndsOnceLettucesEventLoopsHaveStopped() {
+		RedisStore store = connected(URL);
+		CompletableFuture<Boolean> loopsStoppedWhenDone = new CompletableFuture<>();
+
+		store.stop(() -> loopsStoppedWhenDone.complete(store.resources().eventExecutorGroup().isTerminated()));
+
+		assertThat(loopsStoppedWhenDone).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
+		assertThat(store.isRunning()).isFalse();
 	}
 
 	/**

@@ -8,13 +8,20 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.PoolMetrics;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
 import reactor.test.StepVerifier;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -75,6 +82,45 @@ class GracefulShutdownIT extends IntegrationTest {
 			.as(StepVerifier::create)
 			.expectNext((long) acknowledged.size())
 			.verifyComplete();
+	}
+
+	/**
+	 * Stopping closes every database pool while the event loops that serve its
+	 * connections still run: each connection says goodbye to PostgreSQL, and no pool's
+	 * closing fails on a loop already shut down (which logged a warning and, racing with
+	 * the logging system's own shutdown, a line that is not JSON).
+	 */
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void stoppingClosesTheDatabasePoolsBeforeTheLoopsTheirConnectionsRunOn(CapturedOutput output) {
+		ServiceInstance instance = ServiceInstance.start(Map.of());
+		Credentials partner = new Partners(instance.client()).onboard("loadtest");
+		WebClient client = WebClient
+			.create("http://localhost:" + instance.context().getEnvironment().getProperty("local.server.port"));
+		// requests at once over many connections, so that every loop's pool holds
+		// connections
+		Flux.range(0, 64)
+			.flatMap((i) -> post(client, partner.apiKey(), "member-" + UUID.randomUUID()), 64)
+			.blockLast(Duration.ofSeconds(30));
+		EventLoopPools pools = instance.context().getBean(EventLoopPools.class);
+		List<ConnectionPool> all = pools.pools();
+		assertThat(all).hasSizeGreaterThan(1);
+		assertThat(pools.total(PoolMetrics::allocatedSize)).isPositive();
+		// whether every pool was closed by the time the web server's loops had stopped
+		CompletableFuture<Boolean> poolsClosedWhenLoopsStopped = new CompletableFuture<>();
+		instance.context()
+			.getBean(ReactorResourceFactory.class)
+			.getLoopResources()
+			.onServer(LoopResources.hasNativeSupport())
+			.terminationFuture()
+			.addListener(
+					(done) -> poolsClosedWhenLoopsStopped.complete(all.stream().allMatch(ConnectionPool::isDisposed)));
+
+		instance.close();
+
+		assertThat(poolsClosedWhenLoopsStopped).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(true);
+		assertThat(all).allMatch(ConnectionPool::isDisposed);
+		assertThat(output).doesNotContain("propagated an exception").doesNotContain("RejectedExecutionException");
 	}
 
 	/** The id of the stored record when the write was acknowledged (201), else empty. */
