@@ -3,6 +3,8 @@ package com.healthpartner.api.redis;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -21,9 +23,14 @@ import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -69,6 +76,9 @@ public class RedisStore implements SmartLifecycle {
 	private final Counter fallbacks;
 
 	private final AtomicReference<Mono<StatefulRedisConnection<String, String>>> connection = new AtomicReference<>();
+
+	/** The event loops of the callers, as schedulers ({@link #callersLoop}). */
+	private final Map<EventExecutor, Scheduler> loops = new ConcurrentHashMap<>();
 
 	private volatile long retryAtMillis;
 
@@ -127,16 +137,36 @@ public class RedisStore implements SmartLifecycle {
 	}
 
 	private <T> Mono<T> execute(Function<RedisReactiveCommands<String, String>, Mono<T>> command) {
-		if (this.clock.millis() < this.retryAtMillis) {
-			return Mono.error(new IllegalStateException("Redis failed recently"));
-		}
-		return connection().timeout(CONNECT_TIMEOUT).flatMap((connection) -> {
-			if (!connection.isOpen()) {
-				// Lettuce is re-establishing it in the background: nothing to wait for
-				return Mono.error(new IllegalStateException("Redis connection lost, reconnecting"));
+		return Mono.defer(() -> {
+			if (this.clock.millis() < this.retryAtMillis) {
+				return Mono.error(new IllegalStateException("Redis failed recently"));
 			}
-			return command.apply(connection.reactive()).timeout(COMMAND_TIMEOUT);
-		}).doOnSuccess((result) -> succeeded()).doOnError(this::failed);
+			Scheduler back = callersLoop();
+			return connection().timeout(CONNECT_TIMEOUT).flatMap((connection) -> {
+				if (!connection.isOpen()) {
+					// Lettuce is reconnecting in the background: nothing to wait for
+					return Mono.error(new IllegalStateException("Redis connection lost, reconnecting"));
+				}
+				Mono<T> answer = command.apply(connection.reactive()).timeout(COMMAND_TIMEOUT);
+				return (back != null) ? answer.publishOn(back) : answer;
+			}).doOnSuccess((result) -> succeeded()).doOnError(this::failed);
+		});
+	}
+
+	/**
+	 * The event loop the caller runs on, as a scheduler, or null on another thread. Redis
+	 * answers on Lettuce's one event loop of the connection: a request that went on there
+	 * would have all its further work (its queries, its answer) done on that one thread,
+	 * for every request of the instance. It goes back to its own loop instead.
+	 */
+	private Scheduler callersLoop() {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (!(current instanceof EventLoop loop)) {
+			return null;
+		}
+		Scheduler scheduler = this.loops.get(loop);
+		return (scheduler != null) ? scheduler
+				: this.loops.computeIfAbsent(loop, (key) -> Schedulers.fromExecutor(loop));
 	}
 
 	boolean degraded() {

@@ -1,5 +1,6 @@
 package com.healthpartner.api.system;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -102,19 +103,25 @@ class DatabaseConfiguration {
 			ObjectProvider<ConnectionFactoryOptionsBuilderCustomizer> customizers, ReactorResourceFactory resources) {
 		ConnectionFactoryOptions options = options(r2dbc, customizers);
 		R2dbcProperties.Pool pool = r2dbc.getPool();
-		int loops = Math.max(1, count(resources.getLoopResources()));
-		int perLoop = Math.max(2, (pool.getMaxSize() + loops - 1) / loops);
+		List<EventLoop> loops = new ArrayList<>();
+		resources.getLoopResources()
+			.onServer(LoopResources.hasNativeSupport())
+			.forEach((loop) -> loops.add((EventLoop) loop));
+		int perLoop = Math.max(2, (pool.getMaxSize() + loops.size() - 1) / Math.max(1, loops.size()));
 		ConnectionFactory driver = ConnectionFactories.get(options);
 		ConnectionPool shared = new ConnectionPool(configuration(driver, pool, "shared",
 				Math.min(pool.getInitialSize(), SHARED_POOL_SIZE), SHARED_POOL_SIZE));
-		return new EventLoopPools(
-				(EventLoop loop) -> new ConnectionPool(
-						configuration(
-								ConnectionFactories.get(options.mutate()
-									.option(PostgresqlConnectionFactoryProvider.LOOP_RESOURCES, GivenLoops.of(loop))
-									.build()),
-								pool, "loop-" + Integer.toHexString(System.identityHashCode(loop)), 0, perLoop)),
-				shared, driver);
+		return new EventLoopPools(loops, (loop) -> poolOfLoop(loop, options, pool, perLoop), shared, driver);
+	}
+
+	/** The pool of {@code loop}: up to {@code size} connections, served by that loop. */
+	private static ConnectionPool poolOfLoop(EventLoop loop, ConnectionFactoryOptions options,
+			R2dbcProperties.Pool pool, int size) {
+		ConnectionFactory driver = ConnectionFactories.get(options.mutate()
+			.option(PostgresqlConnectionFactoryProvider.LOOP_RESOURCES, GivenLoops.of(loop))
+			.build());
+		return new ConnectionPool(
+				configuration(driver, pool, "loop-" + Integer.toHexString(System.identityHashCode(loop)), 0, size));
 	}
 
 	/** {@code r2dbc_pool_*}: the figures of all pools together. */
@@ -170,14 +177,6 @@ class DatabaseConfiguration {
 			builder.validationQuery(pool.getValidationQuery());
 		}
 		return builder.build();
-	}
-
-	private static int count(LoopResources loops) {
-		int count = 0;
-		for (var ignored : loops.onServer(LoopResources.hasNativeSupport())) {
-			count++;
-		}
-		return count;
 	}
 
 }

@@ -1,9 +1,10 @@
 package com.healthpartner.api.system;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
@@ -63,23 +64,26 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 
 	private static final Log log = LogFactory.getLog(EventLoopPools.class);
 
-	private final Function<EventLoop, ConnectionPool> poolOfLoop;
-
 	private final ConnectionPool shared;
 
 	private final ConnectionFactory driver;
 
-	private final Map<EventExecutor, ConnectionPool> pools = new ConcurrentHashMap<>();
+	private final Map<EventExecutor, ConnectionPool> pools;
 
 	private volatile boolean running;
 
 	/**
-	 * {@code poolOfLoop} makes the pool of a loop (its connections on that loop),
-	 * {@code shared} serves other threads; {@code driver} is the unpooled factory.
+	 * {@code poolOfLoop} makes the pool of each of the web server's {@code loops} (its
+	 * connections on that loop), {@code shared} serves other threads; {@code driver} is
+	 * the unpooled factory.
 	 */
-	public EventLoopPools(Function<EventLoop, ConnectionPool> poolOfLoop, ConnectionPool shared,
+	public EventLoopPools(List<EventLoop> loops, Function<EventLoop, ConnectionPool> poolOfLoop, ConnectionPool shared,
 			ConnectionFactory driver) {
-		this.poolOfLoop = poolOfLoop;
+		Map<EventExecutor, ConnectionPool> pools = new LinkedHashMap<>();
+		for (EventLoop loop : loops) {
+			pools.put(loop, poolOfLoop.apply(loop));
+		}
+		this.pools = Collections.unmodifiableMap(pools);
 		this.shared = shared;
 		this.driver = driver;
 	}
@@ -91,11 +95,8 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 
 	private ConnectionPool poolOfThisThread() {
 		EventExecutor current = ThreadExecutorMap.currentExecutor();
-		if (!(current instanceof EventLoop loop)) {
-			return this.shared;
-		}
-		ConnectionPool pool = this.pools.get(loop);
-		return (pool != null) ? pool : this.pools.computeIfAbsent(loop, (key) -> this.poolOfLoop.apply(loop));
+		ConnectionPool pool = (current != null) ? this.pools.get(current) : null;
+		return (pool != null) ? pool : this.shared;
 	}
 
 	@Override

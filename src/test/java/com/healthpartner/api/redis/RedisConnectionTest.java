@@ -2,11 +2,16 @@ package com.healthpartner.api.redis;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 import org.springframework.boot.test.system.CapturedOutput;
@@ -66,6 +71,29 @@ class RedisConnectionTest {
 		finally {
 			database5.stop();
 			database0.stop();
+		}
+	}
+
+	/**
+	 * A request that asks Redis on its event loop goes on on that loop, not on the one
+	 * thread of Lettuce that answers every request of the instance.
+	 */
+	@Test
+	void aCallerOnAnEventLoopGoesOnOnItsLoop() {
+		RedisStore store = connected(URL);
+		MultiThreadIoEventLoopGroup callers = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+		try {
+			EventLoop loop = callers.next();
+			Mono.defer(() -> store.call((redis) -> redis.ping(), () -> Mono.just("fallback")))
+				.map((answer) -> answer + " on the caller's loop: " + loop.inEventLoop())
+				.subscribeOn(Schedulers.fromExecutor(loop))
+				.as(StepVerifier::create)
+				.expectNext("PONG on the caller's loop: true")
+				.verifyComplete();
+		}
+		finally {
+			store.stop();
+			callers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
 		}
 	}
 
