@@ -20,7 +20,10 @@ import org.springframework.boot.SpringApplication;
 /**
  * The embedded PostgreSQL of development runs. Only loaded when zonky's library is on the
  * class path (it is not in the production jar). It stops with the application context,
- * after the web server has drained, so no in-flight request loses its database.
+ * once the context has stopped (the web server drained, the last batches of audit events
+ * and key-use times written, the pools closed), so no request and no batch loses its
+ * database; a JVM killed without a shutdown leaves it running, and the next start stops
+ * it.
  */
 final class EmbeddedDatabase {
 
@@ -36,6 +39,9 @@ final class EmbeddedDatabase {
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
 				.setDataDirectory(dataDirectory)
 				.setCleanDataDirectory(false)
+				// stopped by the context (below), after the last writes: zonky's own
+				// shutdown hook stopped it while the context was still flushing
+				.setRegisterShutdownHook(false)
 				.start();
 			application.addInitializers((context) -> {
 				if (context.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -67,12 +68,32 @@ public final class SeparateJvmInstance implements AutoCloseable {
 	}
 
 	/**
+	 * Launches the service as {@code ./mvnw spring-boot:run} runs it: no database
+	 * settings, so it starts its embedded PostgreSQL, with its data in
+	 * {@code dataDirectory}; returns at once.
+	 */
+	public static SeparateJvmInstance launchDevelopment(String name, java.nio.file.Path dataDirectory) {
+		int port = TestInfrastructure.freePort();
+		List<String> command = new ArrayList<>(
+				List.of(Path.JAVA, "-cp", Path.testClassPath(), HealthPartnerApplication.class.getName()));
+		Map<String, Object> properties = new HashMap<>(Map.of("server.port", port, "app.dev.data-dir", dataDirectory,
+				"app.admin-token", IntegrationTest.ADMIN_TOKEN, "app.secret-encryption-key",
+				IntegrationTest.ENCRYPTION_KEY, "app.plans", IntegrationTest.PLANS));
+		return start(name, port, command, properties);
+	}
+
+	/**
 	 * Runs {@code command} with the shared test database's settings and {@code port}, its
 	 * output in {@code target/<name>.log}; returns at once.
 	 */
 	private static SeparateJvmInstance run(String name, int port, List<String> command) {
 		Map<String, Object> properties = ServiceInstance.properties(TestInfrastructure.postgres());
 		properties.put("server.port", port);
+		return start(name, port, command, properties);
+	}
+
+	private static SeparateJvmInstance start(String name, int port, List<String> command,
+			Map<String, Object> properties) {
 		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -100,6 +121,11 @@ public final class SeparateJvmInstance implements AutoCloseable {
 
 	public boolean isAlive() {
 		return this.process.isAlive();
+	}
+
+	/** The JVM's exit code, once it has exited. */
+	public int exitValue() {
+		return this.process.exitValue();
 	}
 
 	public SeparateJvmInstance awaitReady() {
