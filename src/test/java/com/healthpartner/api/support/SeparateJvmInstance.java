@@ -123,11 +123,6 @@ public final class SeparateJvmInstance implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
-	/** The JVM's exit code, once it has exited. */
-	public int exitValue() {
-		return this.process.exitValue();
-	}
-
 	public SeparateJvmInstance awaitReady() {
 		HttpClient http = HttpClient.newHttpClient();
 		HttpRequest readiness = HttpRequest.newBuilder(URI.create(this.baseUrl + "/actuator/health/readiness"))
