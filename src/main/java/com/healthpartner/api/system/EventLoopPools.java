@@ -70,8 +70,6 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 
 	private final Map<EventExecutor, ConnectionPool> pools;
 
-	private volatile boolean running;
-
 	/**
 	 * {@code poolOfLoop} makes the pool of each of the web server's {@code loops} (its
 	 * connections on that loop), {@code shared} serves other threads; {@code driver} is
@@ -132,9 +130,11 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 		return pools().stream().mapToInt((pool) -> pool.getMetrics().map(metric::applyAsInt).orElse(0)).sum();
 	}
 
+	/**
+	 * Nothing to do: the pools are open from the start; they open connections on demand.
+	 */
 	@Override
 	public void start() {
-		this.running = true;
 	}
 
 	@Override
@@ -146,7 +146,6 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 	/** Closes every pool, calling {@code callback} when all are closed (or failed to). */
 	@Override
 	public void stop(Runnable callback) {
-		this.running = false;
 		Flux.fromIterable(pools())
 			.flatMap((pool) -> pool.disposeLater()
 				.timeout(CLOSE_WITHIN)
@@ -156,9 +155,10 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 			.subscribe();
 	}
 
+	/** Until the pools are closed. */
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return !isDisposed();
 	}
 
 	@Override
