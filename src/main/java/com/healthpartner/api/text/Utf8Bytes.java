@@ -42,6 +42,57 @@ public final class Utf8Bytes {
 		return this;
 	}
 
+	/**
+	 * Appends {@code value} as the inside of a JSON string, the same bytes as
+	 * {@link JsonText#escape} and then UTF-8 give, in one pass where it is printable
+	 * ASCII with nothing to escape (an access log line's fields), without the copies of a
+	 * {@code StringBuilder}, its {@code String} and its encoding.
+	 */
+	public Utf8Bytes appendEscaped(String value) {
+		int size = value.length();
+		int at = this.length;
+		room(size);
+		byte[] bytes = this.bytes;
+		for (int i = 0; i < size; i++) {
+			char c = value.charAt(i);
+			if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+				// the rest as before: rare (an escape, a character beyond ASCII)
+				this.length = at;
+				return append(JsonText.escape(new StringBuilder(size - i + 16), value.substring(i)).toString());
+			}
+			bytes[at++] = (byte) c;
+		}
+		this.length = at;
+		return this;
+	}
+
+	/** Appends {@code value} in decimal digits, as {@code Long.toString} writes it. */
+	public Utf8Bytes appendDecimal(long value) {
+		if (value < 0) {
+			if (value == Long.MIN_VALUE) {
+				return append(Long.toString(value));
+			}
+			append('-');
+			value = -value;
+		}
+		int digits = 1;
+		for (long rest = value / 10; rest != 0; rest /= 10) {
+			digits++;
+		}
+		int end = room(digits);
+		for (int i = end - 1; i >= this.length; i--) {
+			this.bytes[i] = (byte) ('0' + (value % 10));
+			value /= 10;
+		}
+		this.length = end;
+		return this;
+	}
+
+	/** Empties the text, keeping its array for what comes next. */
+	public void clear() {
+		this.length = 0;
+	}
+
 	/** How many bytes the text has. */
 	public int length() {
 		return this.length;

@@ -4,7 +4,6 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +20,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+
+import com.healthpartner.api.text.Utf8Bytes;
 
 /**
  * One access log line per request: its id, method, route pattern, path (never the query:
@@ -97,7 +98,7 @@ public class AccessLog implements SmartLifecycle {
 
 	private void writeLoop() {
 		List<Entry> batch = new ArrayList<>(BATCH);
-		StringBuilder text = new StringBuilder(64 * 1024);
+		Utf8Bytes text = new Utf8Bytes(64 * 1024);
 		while (this.running || !this.queue.isEmpty()) {
 			if (this.queue.isEmpty()) {
 				// a pause, not a wait on the queue: a request that queues a line then
@@ -111,7 +112,7 @@ public class AccessLog implements SmartLifecycle {
 				for (Entry entry : batch) {
 					this.lines.append(text, entry);
 				}
-				this.out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+				this.out.write(text.array(), 0, text.length());
 				this.out.flush();
 			}
 			catch (IOException | RuntimeException ex) {
@@ -119,7 +120,7 @@ public class AccessLog implements SmartLifecycle {
 			}
 			finally {
 				batch.clear();
-				text.setLength(0);
+				text.clear();
 			}
 		}
 	}

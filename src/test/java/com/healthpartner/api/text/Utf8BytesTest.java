@@ -2,6 +2,7 @@ package com.healthpartner.api.text;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +26,46 @@ class Utf8BytesTest {
 		byte[] expected = text.toString().getBytes(StandardCharsets.UTF_8);
 		assertThat(bytes.length()).isEqualTo(expected.length);
 		assertThat(Arrays.copyOf(bytes.array(), bytes.length())).isEqualTo(expected);
+	}
+
+	@Test
+	void aStringEscapedIsTheUtf8OfItsEscapesAsJsonTextWritesThem() {
+		List<String> values = List.of("", "plain", "/api/v1/health/metrics", "é ü \u2028 😀", "\"starts", "ends\\",
+				"mid\u0001dle", "\n\r\t\b\f\u001f\"\\", "a\"b\\c\td", "ascii then é", "del \u007f", "lone \ud83d",
+				"x".repeat(300) + "\"" + "ü".repeat(300));
+		Utf8Bytes bytes = new Utf8Bytes(1);
+		StringBuilder text = new StringBuilder();
+		for (String value : values) {
+			Utf8Bytes alone = new Utf8Bytes(4).appendEscaped(value);
+			byte[] expected = JsonText.escape(new StringBuilder(), value).toString().getBytes(StandardCharsets.UTF_8);
+			assertThat(Arrays.copyOf(alone.array(), alone.length())).as(value).isEqualTo(expected);
+			bytes.append('[').appendEscaped(value).append(']');
+			JsonText.escape(text.append('['), value).append(']');
+		}
+		assertThat(Arrays.copyOf(bytes.array(), bytes.length()))
+			.isEqualTo(text.toString().getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void aNumberIsItsDecimalDigits() {
+		long[] values = { 0, 7, 9, 10, 99, 100, 429, 1_000_000_007, -1, -10, -429, Long.MAX_VALUE, Long.MIN_VALUE,
+				Long.MIN_VALUE + 1 };
+		for (long value : values) {
+			Utf8Bytes bytes = new Utf8Bytes(1).append('x').appendDecimal(value).append('y');
+			assertThat(new String(bytes.array(), 0, bytes.length(), StandardCharsets.US_ASCII)).as("%d", value)
+				.isEqualTo("x" + value + "y");
+		}
+	}
+
+	@Test
+	void clearedTheTextStartsAgainInTheSameArray() {
+		Utf8Bytes bytes = new Utf8Bytes(16).append("first line");
+		byte[] array = bytes.array();
+		bytes.clear();
+		bytes.append("two");
+		assertThat(bytes.length()).isEqualTo(3);
+		assertThat(bytes.array()).isSameAs(array);
+		assertThat(new String(bytes.array(), 0, bytes.length(), StandardCharsets.UTF_8)).isEqualTo("two");
 	}
 
 	@Test

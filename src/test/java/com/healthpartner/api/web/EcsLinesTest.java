@@ -1,5 +1,6 @@
 package com.healthpartner.api.web;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -12,6 +13,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.mock.env.MockEnvironment;
+
+import com.healthpartner.api.text.Utf8Bytes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +29,7 @@ class EcsLinesTest {
 			"-0001-06-30T10:20:30.000007Z" })
 	void writesAnInstantAsItsOwnTextWould(String text) {
 		Instant at = Instant.parse(text);
-		assertThat(this.lines.timestamp(new StringBuilder(), at)).hasToString(at.toString());
+		assertThat(timestamp(at)).isEqualTo(at.toString());
 	}
 
 	@Test
@@ -42,19 +45,53 @@ class EcsLinesTest {
 				default -> 0;
 			};
 			Instant at = Instant.ofEpochSecond(second, nano);
-			assertThat(this.lines.timestamp(new StringBuilder(), at)).hasToString(at.toString());
+			assertThat(timestamp(at)).isEqualTo(at.toString());
 		}
+	}
+
+	/**
+	 * What {@link EcsLines#timestamp} writes, with the closing {@code Z} the line adds.
+	 */
+	private String timestamp(Instant at) {
+		Utf8Bytes bytes = new Utf8Bytes(8);
+		this.lines.timestamp(bytes, at);
+		return new String(bytes.array(), 0, bytes.length(), StandardCharsets.US_ASCII) + "Z";
+	}
+
+	private String line(AccessLog.Entry entry) {
+		Utf8Bytes bytes = new Utf8Bytes(8);
+		this.lines.append(bytes, entry);
+		return new String(bytes.array(), 0, bytes.length(), StandardCharsets.UTF_8);
+	}
+
+	@Test
+	void aLineIsTheEcsObjectWithItsFieldsInOrder() {
+		EcsLines lines = new EcsLines(
+				new MockEnvironment().withProperty("spring.application.name", "health-partner-api")
+					.withProperty("spring.application.version", "0.1.0"));
+		Utf8Bytes bytes = new Utf8Bytes(8);
+		lines.append(bytes,
+				new AccessLog.Entry(Instant.parse("2026-12-01T04:22:50.704728431Z"), "reactor-http-io_uring-1",
+						"cf9565ff-9709-4447-8e95-f400e7816a24", "POST", "UNMATCHED", "/api/v1/health/metrics", 429,
+						"e7d13468-4d28-4b19-ae38-9440eb90d6b0", 1));
+		assertThat(new String(bytes.array(), 0, bytes.length(), StandardCharsets.UTF_8))
+			.isEqualTo("{\"@timestamp\":\"2026-12-01T04:22:50.704728431Z\",\"log\":{\"level\":\"INFO\",\"logger\":"
+					+ "\"com.healthpartner.api.access\"},\"process\":{\"pid\":" + ProcessHandle.current().pid()
+					+ ",\"thread\":{\"name\":\"reactor-http-io_uring-1\"}},\"service\":{\"name\":\"health-partner-api\","
+					+ "\"version\":\"0.1.0\",\"node\":{}},\"message\":\"POST /api/v1/health/metrics 429 in 1 ms\","
+					+ "\"request_id\":\"cf9565ff-9709-4447-8e95-f400e7816a24\",\"method\":\"POST\",\"route\":\"UNMATCHED\","
+					+ "\"path\":\"/api/v1/health/metrics\",\"status\":429,\"partner_id\":"
+					+ "\"e7d13468-4d28-4b19-ae38-9440eb90d6b0\",\"duration_ms\":1,\"ecs\":{\"version\":\"8.11\"}}\n");
 	}
 
 	@ParameterizedTest
 	@ValueSource(
 			strings = { "/api/v1/health/metrics", "/api/v1/x\"y\\z", "/api/v1/tab\tnew\nline\u0001", "/api/v1/é✓" })
 	void aLineIsOneJsonObjectWhoseMessageSummarisesItsFields(String path) {
-		StringBuilder line = new StringBuilder();
-		this.lines.append(line, new AccessLog.Entry(Instant.parse("2026-11-30T08:00:00.5Z"), "loop-\"1\"", "trace-7",
-				"POST", "UNMATCHED", path, 429, "partner-1", 3));
+		String line = line(new AccessLog.Entry(Instant.parse("2026-11-30T08:00:00.5Z"), "loop-\"1\"", "trace-7", "POST",
+				"UNMATCHED", path, 429, "partner-1", 3));
 		assertThat(line).endsWith("}\n");
-		Map<String, Object> fields = JsonMapper.builder().build().readValue(line.toString(), new TypeReference<>() {
+		Map<String, Object> fields = JsonMapper.builder().build().readValue(line, new TypeReference<>() {
 		});
 		assertThat(fields).containsEntry("message", "POST " + path + " 429 in 3 ms")
 			.containsEntry("path", path)
