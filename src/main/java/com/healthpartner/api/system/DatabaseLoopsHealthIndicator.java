@@ -67,7 +67,7 @@ class DatabaseLoopsHealthIndicator implements ReactiveHealthIndicator {
 	}
 
 	private Mono<Boolean> answers(ConnectionPool pool) {
-		return Mono.usingWhen(Mono.from(pool.create()).map(GuardedConnection::new),
+		return Mono.usingWhen(Mono.from(pool.create()).flatMap(GuardedConnection::lend),
 				(connection) -> Flux.from(connection.createStatement("select 1").execute())
 					.flatMap((result) -> result.map((row) -> 1))
 					.then(Mono.just(true)),

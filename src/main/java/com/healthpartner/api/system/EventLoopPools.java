@@ -88,7 +88,7 @@ public final class EventLoopPools implements ConnectionFactory, Wrapped<Connecti
 
 	@Override
 	public Publisher<? extends Connection> create() {
-		return Mono.defer(() -> poolOfThisThread().create()).map(GuardedConnection::new);
+		return Mono.defer(() -> poolOfThisThread().create()).flatMap(GuardedConnection::lend);
 	}
 
 	private ConnectionPool poolOfThisThread() {

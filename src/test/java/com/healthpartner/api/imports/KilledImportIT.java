@@ -33,8 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * had not committed (two at a time) and completes with exact counts, every record stored
  * once at its last version, one change per applied line, one error per refused line. A
  * claim lease of 3 s (30 s by default) lets the second instance take over quickly; chunks
- * of 1,000 lines (5,000 by default) make the kill land between many. The children's
- * output is in {@code target/killed-import-*.log}.
+ * of 1,000 lines (5,000 by default) make the kill land between many. The test JVM's own
+ * instance (the full-application tests' context, when one ran before) works on the same
+ * database with a clock other tests have moved ahead, so it may take the import over from
+ * either child, cancelling the chunks under way there: the counts must hold then too. The
+ * children's output is in {@code target/killed-import-*.log}.
  */
 class KilledImportIT {
 
