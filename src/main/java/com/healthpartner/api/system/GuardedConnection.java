@@ -101,7 +101,9 @@ final class GuardedConnection implements Connection, Wrapped<Connection> {
 	/**
 	 * {@code send}, which hands a statement to the driver when subscribed (the driver
 	 * queues its messages then), unless the transaction is ending: then an error, and
-	 * nothing sent.
+	 * nothing sent. Both a statement's execution and its results' rows go through it:
+	 * r2dbc-postgresql sends a statement with bound values when its rows are asked for,
+	 * one without them when it is executed.
 	 */
 	private <T> Publisher<T> inOrder(Publisher<T> send) {
 		return (subscriber) -> {
