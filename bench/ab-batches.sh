@@ -35,8 +35,8 @@ busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 # one JAR: a fresh service, warmed up, then one measured run; prints its line
 one() {
 	JAR=$1 start_service bench_ab
-	KEY=$(onboard loadtest)
-	export KEY
+	BENCH_KEY=$(onboard loadtest)
+	export BENCH_KEY
 	wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
 	psql -d bench_ab -qc "truncate metric_records, changes, audit_events"
 	flush_writes bench_ab

@@ -45,7 +45,7 @@ up() {
 	OUT=$OUT_ONE JAR=$2 PORT=$3 JAVA_OPTS=$4 start_service "bench_ab_$name"
 	JPID[$name]=$PID
 	# start_service's trap stops only the jar it started
-	trap 'kill "${JPID[@]}" 2>/dev/null; wait "${JPID[@]}" 2>/dev/null || true' EXIT
+	trap 'kill "${JPID[@]}" 2>/dev/null || true; wait "${JPID[@]}" 2>/dev/null || true' EXIT
 	URL[$name]=$BASE
 	read -r "BKEY[$name]" "BSECRET[$name]" < <(credentials loadtest)
 	DKEY[$name]=$(onboard default)

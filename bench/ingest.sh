@@ -64,8 +64,8 @@ mkdir -p "$OUT"
 # shellcheck source=bench/service.sh
 . bench/service.sh
 start_service bench_ingest
-export KEY BATCH
-KEY=$(onboard loadtest)
+export BENCH_KEY BATCH
+BENCH_KEY=$(onboard loadtest)
 PARTNER=$(psql -d bench_ingest -Atc "select id from partners limit 1")   # the only one
 
 now() { date +%s.%N; }
@@ -143,14 +143,14 @@ log "import of $ROWS lines ($(du -h "$OUT/import.ndjson" | cut -f1))"
 # import_one NAME: posts the file; sets IMPORT (its path) once answered
 import_one() {
 	curl -s -o "$OUT/$1.json" -w '%{http_code}' -X POST "$BASE/api/v1/health/imports?kind=metrics" \
-		-H "x-api-key: $KEY" -H 'Content-Type: application/x-ndjson' --data-binary @"$OUT/import.ndjson" >"$OUT/$1.status"
+		-H "x-api-key: $BENCH_KEY" -H 'Content-Type: application/x-ndjson' --data-binary @"$OUT/import.ndjson" >"$OUT/$1.status"
 }
 # await_import NAME: polls the import answered in NAME.json until it has ended; prints its view
 await_import() {
 	local id view
 	id=$(json import_id <"$OUT/$1.json")
 	while :; do
-		view=$(curl -sf "$BASE/api/v1/health/imports/$id" -H "x-api-key: $KEY")
+		view=$(curl -sf "$BASE/api/v1/health/imports/$id" -H "x-api-key: $BENCH_KEY")
 		case $view in *'"status":"processing"'*) sleep 0.2 ;; *) echo "$view"; return ;; esac
 	done
 }
@@ -174,8 +174,8 @@ log "import: $(cat "$OUT/import.status"), $IMPORTED records created in $(python3
 # Each phase runs ROUNDS rounds of POST then GET (WINDOW seconds each), so that drift of the VM falls on
 # every phase alike, and takes the median p99 of each path's windows; the hot paths are warmed first.
 GET_METRICS_USER=u-get-m-ingest
-seed_metrics "$KEY" "$GET_METRICS_USER"
-export BENCH_KEY=$KEY GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
+seed_metrics "$BENCH_KEY" "$GET_METRICS_USER"
+export GET_METRICS_USER START_DATE=2025-01-01 END_DATE=2025-12-31
 # settle: before every phase, what the imports before left for vacuum and the checkpointer is done, then
 # 10 s of POST pass unmeasured (after a checkpoint each page's first write puts the whole page into the
 # WAL: a POST window right after one measured that surge, not the phase)
@@ -207,7 +207,7 @@ sleep 1
 # the second import's state: receiving (curl has no answer yet), else its status and lines applied
 import_state() {
 	if [ ! -s "$OUT/import-2.status" ]; then echo receiving; return; fi
-	curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" |
+	curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $BENCH_KEY" |
 		python3 -c "import json,sys; d=json.load(sys.stdin)['data'][0]; print(d['status'], d['processed'])"
 }
 # window SCRIPT PATH: one window, filed by the import's state at its start and end: receiving-PATH.txt,
@@ -234,7 +234,7 @@ done
 DURING_STATE=$(import_state)
 wait $CURL
 # the import applied to its end, then the hot paths alone again
-while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $KEY" | grep -q '"status":"processing"'; do sleep 1; done
+while curl -sf "$BASE/api/v1/health/imports?limit=1" -H "x-api-key: $BENCH_KEY" | grep -q '"status":"processing"'; do sleep 1; done
 settle
 log "hot paths alone again"
 phase again

@@ -1,8 +1,9 @@
 -- POST /api/v1/health/metrics/batch with BATCH records a request (default 500), each a new record of
--- one of USERS_PER_BATCH users (default BATCH: a user each); bench/ingest.sh sets KEY, BATCH and
--- USERS_PER_BATCH; without KEY, the partner's key is BENCH_KEY (what bench/ab.sh sets; bench/profile.sh
--- gives no figure for it: it prints no RESULT line). wrk counts answers other than 2xx.
-local key = os.getenv("KEY") or os.getenv("BENCH_KEY")
+-- one of USERS_PER_BATCH users (default BATCH: a user each), with the partner's key BENCH_KEY, as
+-- every workload (bench/ingest.sh, bench/ab-batches.sh and bench/ab.sh set it; bench/ingest.sh also
+-- BATCH and USERS_PER_BATCH; bench/profile.sh gives no figure for it: it prints no RESULT line). wrk
+-- counts answers other than 2xx.
+local key = os.getenv("BENCH_KEY")
 local size = tonumber(os.getenv("BATCH") or "500")
 local users = tonumber(os.getenv("USERS_PER_BATCH") or tostring(size))
 local bodies = {}
