@@ -10,13 +10,15 @@
 # Prints, per run: the records stored a second (counted in the database), the machine's CPU time per
 # record (all processes: the service, PostgreSQL, wrk) and the service's, and the answers other than
 # 2xx. Environment: PAIRS (3), USERS (500: the users of a batch of BATCH records), BATCH (500),
-# CONNECTIONS (64), DURATION (20), WARMUP (90), JAVA_OPTS, PGHOST, PGPORT, PGUSER, PGPASSWORD.
+# CONNECTIONS (64), DURATION (20), WARMUP (90), JAVA_OPTS, HARNESS (../shared/bench, whose common.lua
+# the batch script uses), PGHOST, PGPORT, PGUSER, PGPASSWORD.
 # Output: the terminal and bench/results/ab-batches-<time>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JAR_A=$(realpath "$1")
 JAR_B=$(realpath "$2")
+HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
 PAIRS=${PAIRS:-3}
 BATCH=${BATCH:-500}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -37,14 +39,14 @@ one() {
 	JAR=$1 start_service bench_ab
 	BENCH_KEY=$(onboard loadtest)
 	export BENCH_KEY
-	wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
+	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
 	psql -d bench_ab -qc "truncate metric_records, changes, audit_events"
 	flush_writes bench_ab
 	local start end stored machine0 machine1 service0 service1
 	machine0=$(busy)
 	service0=$(cpu_ticks "$PID")
 	start=$(date +%s.%N)
-	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/run.txt"
+	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/run.txt"
 	end=$(date +%s.%N)
 	machine1=$(busy)
 	service1=$(cpu_ticks "$PID")

@@ -42,7 +42,7 @@
 # WARMUP (10), WINDOW (10),
 # ROUNDS (5: the median of ten 10 s windows alone, of five during each phase of the import; with 3 a
 # run's p99 medians moved by up to 30 % between runs of one build), JAVA_OPTS,
-# HARNESS (../shared/bench, for the back-pressure workloads), PGHOST, PGPORT, PGUSER, PGPASSWORD.
+# HARNESS (../shared/bench: its common.lua, and the back-pressure workloads), PGHOST, PGPORT, PGUSER, PGPASSWORD.
 # Output: the terminal and bench/results/ingest-<time>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +102,7 @@ log "COPY: $COPIED rows, $COPY_RATE rows/s"
 
 log "start-up warm-up: batches of $BATCH for ${STARTUP_WARMUP}s"
 export USERS_PER_BATCH=$BATCH
-wrk -t2 -c"$CONNECTIONS" -d"${STARTUP_WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
+LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${STARTUP_WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
 
 # batches USERS: BATCH records of USERS users a request; sets ROWS_STORED, BATCH_RATE, OTHERS, P99
 batches() {
@@ -112,7 +112,7 @@ batches() {
 	before=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
 	log "batches of $BATCH records of $1 users from $CONNECTIONS connections for ${DURATION}s"
 	start=$(now)
-	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
+	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
 		| tee "$OUT/batches-$1-users.txt" >&2
 	end=$(now)
 	after=$(psql -d bench_ingest -Atc "select count(*) from metric_records")

@@ -5,7 +5,8 @@
 #
 #   bench/profile.sh [workload...]      workloads: post_metrics get_metrics get_assessments rate_limited
 #                                       (the shared harness's), and bench/wrk's: post_metrics_client_ids
-#                                       post_metrics_updates changes_page metrics_page_100, and the
+#                                       post_metrics_updates changes_page metrics_page_100
+#                                       post_metrics_batch (a request is a batch of 500), and the
 #                                       issue-28 others: post_assessments mixed signed_post_metrics
 #                                       signed_get_metrics export_metrics (run at 2 connections, the
 #                                       partner's cap of concurrent exports)

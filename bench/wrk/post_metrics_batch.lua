@@ -1,8 +1,10 @@
 -- POST /api/v1/health/metrics/batch with BATCH records a request (default 500), each a new record of
 -- one of USERS_PER_BATCH users (default BATCH: a user each), with the partner's key BENCH_KEY, as
--- every workload (bench/ingest.sh, bench/ab-batches.sh and bench/ab.sh set it; bench/ingest.sh also
--- BATCH and USERS_PER_BATCH; bench/profile.sh gives no figure for it: it prints no RESULT line). wrk
--- counts answers other than 2xx.
+-- every workload (bench/ingest.sh, bench/ab-batches.sh, bench/ab.sh and bench/profile.sh set it;
+-- bench/ingest.sh also BATCH and USERS_PER_BATCH). Prints the harness's RESULT line at the end (a
+-- request is a batch), so it needs the harness's folder on LUA_PATH, as bench/wrk's write scripts do.
+-- wrk counts answers other than 2xx.
+local common = require "common"
 local key = os.getenv("BENCH_KEY")
 local size = tonumber(os.getenv("BATCH") or "500")
 local users = tonumber(os.getenv("USERS_PER_BATCH") or tostring(size))
@@ -32,4 +34,8 @@ function request()
 	local body = bodies[next_body]
 	next_body = next_body % #bodies + 1
 	return body
+end
+
+function done(summary, latency, requests)
+	common.finish(summary, latency)
 end
