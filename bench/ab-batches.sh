@@ -19,6 +19,8 @@ cd "$(dirname "$0")/.."
 JAR_A=$(realpath "$1")
 JAR_B=$(realpath "$2")
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
+# the harness's common.lua and bench/wrk's threads.lua, for the wrk scripts
+export LUA_PATH="$HARNESS/wrk/?.lua;$PWD/bench/wrk/?.lua;;"
 PAIRS=${PAIRS:-3}
 BATCH=${BATCH:-500}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -39,14 +41,14 @@ one() {
 	JAR=$1 start_service bench_ab
 	BENCH_KEY=$(onboard loadtest)
 	export BENCH_KEY
-	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
+	wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >/dev/null
 	psql -d bench_ab -qc "truncate metric_records, changes, audit_events"
 	flush_writes bench_ab
 	local start end stored machine0 machine1 service0 service1
 	machine0=$(busy)
 	service0=$(cpu_ticks "$PID")
 	start=$(date +%s.%N)
-	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/run.txt"
+	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/run.txt"
 	end=$(date +%s.%N)
 	machine1=$(busy)
 	service1=$(cpu_ticks "$PID")

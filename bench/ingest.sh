@@ -56,6 +56,8 @@ ROUNDS=${ROUNDS:-5}
 WARMUP=${WARMUP:-10}
 STARTUP_WARMUP=${STARTUP_WARMUP:-120}
 HARNESS=$(cd "${HARNESS:-../shared/bench}" && pwd)
+# the harness's common.lua and bench/wrk's threads.lua, for the wrk scripts
+export LUA_PATH="$HARNESS/wrk/?.lua;$PWD/bench/wrk/?.lua;;"
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres} PGPASSWORD=${PGPASSWORD:-postgres}
 PORT=18098
 ADMIN_TOKEN=ingest-admin-token-0123456789
@@ -102,7 +104,7 @@ log "COPY: $COPIED rows, $COPY_RATE rows/s"
 
 log "start-up warm-up: batches of $BATCH for ${STARTUP_WARMUP}s"
 export USERS_PER_BATCH=$BATCH
-LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${STARTUP_WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
+wrk -t2 -c"$CONNECTIONS" -d"${STARTUP_WARMUP}s" --timeout 10s -s bench/wrk/post_metrics_batch.lua "$BASE" >"$OUT/warmup.txt"
 
 # batches USERS: BATCH records of USERS users a request; sets ROWS_STORED, BATCH_RATE, OTHERS, P99
 batches() {
@@ -112,7 +114,7 @@ batches() {
 	before=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
 	log "batches of $BATCH records of $1 users from $CONNECTIONS connections for ${DURATION}s"
 	start=$(now)
-	LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
+	wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s bench/wrk/post_metrics_batch.lua "$BASE" \
 		| tee "$OUT/batches-$1-users.txt" >&2
 	end=$(now)
 	after=$(psql -d bench_ingest -Atc "select count(*) from metric_records")
@@ -183,7 +185,7 @@ settle() {
 	psql -d bench_ingest -qc "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null
 	hot post_metrics 10 >/dev/null
 }
-hot() { (cd "$HARNESS/wrk" && LUA_PATH="$HARNESS/wrk/?.lua;;" wrk -t2 -c"$CONNECTIONS" -d"${2:-$WINDOW}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
+hot() { (cd "$HARNESS/wrk" && wrk -t2 -c"$CONNECTIONS" -d"${2:-$WINDOW}s" --timeout 10s -s "$1.lua" "$BASE") | grep '^RESULT'; }
 # phase NAME: ROUNDS rounds of POST and GET; appends each window's RESULT line to NAME-post.txt, NAME-get.txt
 phase() {
 	local round
