@@ -1,15 +1,23 @@
 package com.healthpartner.api.system;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.PoolMetrics;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
@@ -25,22 +33,30 @@ import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import com.healthpartner.api.support.Eventually;
 import com.healthpartner.api.support.IntegrationTest;
+import com.healthpartner.api.support.LockWaits;
 import com.healthpartner.api.support.Partners;
 import com.healthpartner.api.support.Partners.Credentials;
 import com.healthpartner.api.support.ServiceInstance;
+import com.healthpartner.api.web.InFlightRequests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An instance stopped (as on SIGTERM) while 64 partners' clients are writing: every write
- * it acknowledged is stored, and so is the audit event of each, written after the server
- * has drained its in-flight requests.
+ * An instance stopped (as on SIGTERM) while partners are writing and reading: every write
+ * it acknowledged is stored with its audit event (written by the write's own statement),
+ * a request whose handler is under way holds the stop until it is answered, and the audit
+ * event of a read (written by the periodic writer) is stored even when the read ends
+ * during the stop.
  */
 class GracefulShutdownIT extends IntegrationTest {
 
 	@Autowired
 	DatabaseClient db;
+
+	@Autowired
+	ConnectionFactory connections;
 
 	@Test
 	void everyWriteAcknowledgedBeforeShutdownIsStoredAndAudited() {
@@ -87,6 +103,144 @@ class GracefulShutdownIT extends IntegrationTest {
 			.as(StepVerifier::create)
 			.expectNext((long) acknowledged.size())
 			.verifyComplete();
+	}
+
+	/**
+	 * A write whose handler is under way when the stop begins (its body still arriving)
+	 * holds the stop: meanwhile requests that have not reached their handler are refused
+	 * with {@code 503}; the write is then acknowledged, and it and its audit event are
+	 * stored.
+	 */
+	@Test
+	void aWriteUnderWayWhenTheStopBeginsHoldsItAndIsStoredAndAudited() throws Exception {
+		ServiceInstance instance = ServiceInstance.start(Map.of());
+		Credentials partner = new Partners(instance.client()).onboard("loadtest");
+		int port = Integer.parseInt(instance.context().getEnvironment().getProperty("local.server.port"));
+		WebClient client = WebClient.create("http://localhost:" + port);
+		String body = "{\"user_id\": \"held-write\", \"metrics\": {\"weight\": 70}}";
+		int split = 10;
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(30_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST /api/v1/health/metrics HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+					+ "Connection: close\r\nx-api-key: " + partner.apiKey() + "\r\nContent-Length: "
+					+ body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body.substring(0, split))
+				.getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			InFlightRequests inFlight = instance.context().getBean(InFlightRequests.class);
+			assertThat(Eventually.eventually(Duration.ofSeconds(10), () -> inFlight.handling() == 1))
+				.as("the write reached its handler")
+				.isTrue();
+
+			Thread closer = new Thread(instance::close, "closer");
+			closer.start();
+			// reads, which write nothing even if served: the first ones may come before
+			// the drain begins
+			ObservedAnswer refused = Eventually.eventually(Duration.ofSeconds(20),
+					() -> read(client, partner.apiKey(), "/api/v1/health/metrics?user_id=held-write"),
+					(answer) -> answer.status() == 503);
+			assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+			assertThat(refused.body()).contains("shutting down").contains("nothing was written");
+			assertThat(closer.isAlive()).as("the stop waits for the write under way").isTrue();
+
+			out.write(body.substring(split).getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			ByteArrayOutputStream answer = new ByteArrayOutputStream();
+			socket.getInputStream().transferTo(answer);
+			String text = answer.toString(StandardCharsets.UTF_8);
+			assertThat(text).startsWith("HTTP/1.1 201").contains("\"user_id\":\"held-write\"");
+			closer.join(Duration.ofSeconds(60).toMillis());
+			assertThat(closer.isAlive()).as("the stop ended").isFalse();
+		}
+		this.db.sql("select count(*) from metric_records where partner_id = :partner")
+			.bind("partner", UUID.fromString(partner.partnerId()))
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.as(StepVerifier::create)
+			.expectNext(1L)
+			.verifyComplete();
+		this.db.sql("select count(*) from audit_events where partner_id = :partner and action = 'write'")
+			.bind("partner", UUID.fromString(partner.partnerId()))
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.as(StepVerifier::create)
+			.expectNext(1L)
+			.verifyComplete();
+	}
+
+	/**
+	 * A read whose statement waits (for a lock the test holds) when the stop begins holds
+	 * the stop; once answered, its audit event, which the periodic writer writes, is
+	 * stored: that writer stops only after every handler under way has ended.
+	 */
+	@Test
+	void aReadUnderWayWhenTheStopBeginsIsAnsweredAndAudited() throws Exception {
+		// deadlines past the time the test holds the read's statement
+		ServiceInstance instance = ServiceInstance
+			.start(Map.of("app.database.statement-deadline", "30s", "app.database.statement-timeout", "30s"));
+		Credentials partner = new Partners(instance.client()).onboard("loadtest");
+		WebClient client = WebClient
+			.create("http://localhost:" + instance.context().getEnvironment().getProperty("local.server.port"));
+		InFlightRequests inFlight = instance.context().getBean(InFlightRequests.class);
+		Connection blocker = Mono.from(this.connections.create()).block(Duration.ofSeconds(10));
+		Thread closer = new Thread(instance::close, "closer");
+		CompletableFuture<ObservedAnswer> held;
+		try {
+			Mono.from(blocker.beginTransaction()).block(Duration.ofSeconds(10));
+			Flux.from(blocker.createStatement("lock table metric_records in access exclusive mode").execute())
+				.flatMap(Result::getRowsUpdated)
+				.blockLast(Duration.ofSeconds(10));
+			held = answer(client, partner.apiKey(), "/api/v1/health/metrics?user_id=held-read").toFuture();
+			assertThat(Eventually.eventually(Duration.ofSeconds(10),
+					() -> inFlight.handling() == 1 && LockWaits.count(this.db) == 1))
+				.as("the read's statement waits for the lock")
+				.isTrue();
+
+			closer.start();
+			// reads of another kind, which the lock does not hold: the first ones may
+			// come before the drain begins
+			ObservedAnswer refused = Eventually.eventually(Duration.ofSeconds(20),
+					() -> read(client, partner.apiKey(), "/api/v1/health/assessments?user_id=someone-else"),
+					(answer) -> answer.status() == 503);
+			assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+			assertThat(closer.isAlive()).as("the stop waits for the read under way").isTrue();
+			assertThat(held).isNotDone();
+		}
+		finally {
+			Mono.from(blocker.rollbackTransaction()).then(Mono.from(blocker.close())).block(Duration.ofSeconds(10));
+		}
+		ObservedAnswer answered = held.get(30, TimeUnit.SECONDS);
+		assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+		assertThat(answered.body()).contains("\"data\":[]");
+		closer.join(Duration.ofSeconds(60).toMillis());
+		assertThat(closer.isAlive()).as("the stop ended").isFalse();
+		this.db
+			.sql("select count(*) from audit_events where partner_id = :partner and action = 'read' "
+					+ "and resource = 'metrics' and user_id = 'held-read'")
+			.bind("partner", UUID.fromString(partner.partnerId()))
+			.map((row) -> row.get(0, Long.class))
+			.one()
+			.as(StepVerifier::create)
+			.expectNext(1L)
+			.verifyComplete();
+	}
+
+	private record ObservedAnswer(int status, String body) {
+	}
+
+	/** What a GET of {@code path} answers; {@code 0} for no answer. */
+	private static ObservedAnswer read(WebClient client, String apiKey, String path) {
+		return answer(client, apiKey, path).block(Duration.ofSeconds(10));
+	}
+
+	private static Mono<ObservedAnswer> answer(WebClient client, String apiKey, String path) {
+		return client.get()
+			.uri(path)
+			.header("x-api-key", apiKey)
+			.exchangeToMono((response) -> response.bodyToMono(String.class)
+				.defaultIfEmpty("")
+				.map((text) -> new ObservedAnswer(response.statusCode().value(), text)))
+			.onErrorResume((failure) -> Mono.just(new ObservedAnswer(0, failure.toString())));
 	}
 
 	/**
