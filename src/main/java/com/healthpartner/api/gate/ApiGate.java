@@ -21,6 +21,7 @@ import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemWriter;
 import com.healthpartner.api.problem.RequestIds;
 import com.healthpartner.api.ratelimit.Decision;
+import com.healthpartner.api.ratelimit.EdgeRefusals;
 import com.healthpartner.api.ratelimit.RateLimits;
 import com.healthpartner.api.signature.Signatures;
 import com.healthpartner.api.web.Answers;
@@ -61,6 +62,8 @@ class ApiGate implements WebFilter, EarlyAnswers {
 
 	private final Answers answers;
 
+	private final EdgeRefusals refusals;
+
 	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
 			InFlightRequests inFlight, ProblemWriter problems, Answers answers) {
 		this.adminToken = adminToken;
@@ -71,6 +74,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		this.inFlight = inFlight;
 		this.problems = problems;
 		this.answers = answers;
+		this.refusals = new EdgeRefusals(problems);
 	}
 
 	/**
@@ -99,10 +103,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		}
 		this.limits.count(refused);
 		String id = RequestIds.chooseFor(request.headers().get(RequestIds.HEADER));
-		FullHttpResponse answer = this.problems.answer(path, id, RateLimits.limited(refused), (headers) -> {
-			headers.set(RequestIds.HEADER, id);
-			RateLimits.writeHeaders(headers, refused);
-		});
+		FullHttpResponse answer = this.refusals.answer(refused, path, id);
 		this.answers.answeredAtEdge(id, method, path, answer.status().code(), principal.partnerId().toString(), start);
 		return answer;
 	}

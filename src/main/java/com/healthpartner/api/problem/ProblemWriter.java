@@ -1,19 +1,27 @@
 package com.healthpartner.api.problem;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValidationUtil;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.AsciiString;
 import reactor.core.publisher.Mono;
 
@@ -53,6 +61,8 @@ public class ProblemWriter {
 	 */
 	private final Map<ProblemType, String> starts = new EnumMap<>(ProblemType.class);
 
+	private final Map<ProblemType, HttpResponseStatus> statuses = new EnumMap<>(ProblemType.class);
+
 	private final Rejections rejections;
 
 	ProblemWriter(AppProperties properties, Rejections rejections) {
@@ -65,6 +75,7 @@ public class ProblemWriter {
 				.append(type.status().value())
 				.append(",\"detail\":");
 			this.starts.put(type, start.toString());
+			this.statuses.put(type, HttpResponseStatus.valueOf(type.status().value()));
 		}
 		this.rejections = rejections;
 	}
@@ -90,9 +101,8 @@ public class ProblemWriter {
 	public FullHttpResponse answer(String path, String requestId, ApiException problem,
 			Consumer<io.netty.handler.codec.http.HttpHeaders> first) {
 		byte[] body = body(path, requestId, problem).getBytes(StandardCharsets.UTF_8);
-		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-				HttpResponseStatus.valueOf(problem.type().status().value()), Unpooled.wrappedBuffer(body), OWN_NAMES,
-				DefaultHttpHeadersFactory.trailersFactory());
+		FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, this.statuses.get(problem.type()),
+				Unpooled.wrappedBuffer(body), OWN_NAMES, DefaultHttpHeadersFactory.trailersFactory());
 		first.accept(response.headers());
 		headers(response.headers()::set, problem, body.length);
 		return response;
@@ -117,12 +127,7 @@ public class ProblemWriter {
 	 */
 	public String body(String path, String requestId, ApiException problem) {
 		this.rejections.count(problem.type());
-		ProblemType type = problem.type();
-		StringBuilder json = new StringBuilder(256).append(this.starts.get(type));
-		JsonText.quote(json, (problem.getMessage() != null) ? problem.getMessage() : type.title())
-			.append(",\"instance\":");
-		JsonText.quote(json, path).append(",\"code\":");
-		JsonText.quote(json, type.code()).append(",\"request_id\":");
+		StringBuilder json = beforeRequestId(path, problem);
 		JsonText.quote(json, requestId);
 		if (!problem.errors().isEmpty()) {
 			json.append(",\"errors\":[");
@@ -135,6 +140,65 @@ public class ProblemWriter {
 			json.append(']');
 		}
 		return json.append('}').toString();
+	}
+
+	/** The body up to the request id's value: {@code {"type":...,"request_id":}. */
+	private StringBuilder beforeRequestId(String path, ApiException problem) {
+		ProblemType type = problem.type();
+		StringBuilder json = new StringBuilder(256).append(this.starts.get(type));
+		JsonText.quote(json, (problem.getMessage() != null) ? problem.getMessage() : type.title())
+			.append(",\"instance\":");
+		JsonText.quote(json, path).append(",\"code\":");
+		return JsonText.quote(json, type.code()).append(",\"request_id\":");
+	}
+
+	/**
+	 * What {@link #answer(String, String, ApiException, Consumer)} would give for
+	 * {@code problem} on {@code path} with the headers {@code first} (name, value, name,
+	 * ...) but for the request id, made once for answers that differ only in it (a
+	 * used-up plan's {@code 429} at the HTTP edge, {@code ratelimit.EdgeRefusals}). Every
+	 * name and value is checked here, once; {@link #answer(PreparedProblem, String)} adds
+	 * only the id, which {@link RequestIds} keeps to characters that need no check or
+	 * escape. A problem with field errors is not prepared.
+	 */
+	public PreparedProblem prepare(String path, ApiException problem, CharSequence... first) {
+		if (!problem.errors().isEmpty() || first.length % 2 != 0) {
+			throw new IllegalArgumentException("a problem without field errors, and headers in pairs");
+		}
+		List<CharSequence> headers = new ArrayList<>(first.length + 10);
+		headers.add(RequestIds.HEADER);
+		headers.add("");
+		Collections.addAll(headers, first);
+		headers(((name, value) -> Collections.addAll(headers, name, value)), problem, 0);
+		for (int i = 0; i < headers.size(); i += 2) {
+			if (i != 0 && (HttpHeaderValidationUtil.validateToken(headers.get(i)) >= 0
+					|| HttpHeaderValidationUtil.validateValidHeaderValue(headers.get(i + 1)) >= 0)) {
+				throw new IllegalArgumentException("not a header: " + headers.get(i) + ": " + headers.get(i + 1));
+			}
+		}
+		byte[] before = beforeRequestId(path, problem).append('"').toString().getBytes(StandardCharsets.UTF_8);
+		return new PreparedProblem(problem.type(), this.statuses.get(problem.type()), before,
+				headers.toArray(CharSequence[]::new));
+	}
+
+	/**
+	 * The answer of a prepared problem for the request {@code requestId} (one
+	 * {@link RequestIds} chose): the same bytes as
+	 * {@link #answer(String, String, ApiException, Consumer)}, with headers kept as a
+	 * list in their order, neither hashed nor checked again.
+	 */
+	public FullHttpResponse answer(PreparedProblem prepared, String requestId) {
+		this.rejections.count(prepared.type());
+		byte[] before = prepared.bodyBeforeId();
+		int length = before.length + requestId.length() + 2;
+		ByteBuf body = Unpooled.buffer(length, length).writeBytes(before);
+		ByteBufUtil.writeAscii(body, requestId);
+		body.writeByte('"').writeByte('}');
+		CharSequence[] headers = prepared.headers().clone();
+		headers[1] = requestId;
+		headers[headers.length - 1] = Integer.toString(length);
+		return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, prepared.status(), body,
+				new ReadOnlyHttpHeaders(false, headers), EmptyHttpHeaders.INSTANCE);
 	}
 
 }

@@ -13,8 +13,9 @@ import org.springframework.http.HttpHeaders;
  * and {@code registration}) {@code RateLimit-Policy} and {@code RateLimit} list both and
  * the {@code X-RateLimit-*} headers describe the binding one: the one that refused,
  * otherwise the one with the fewest requests left. Written into Spring's headers of an
- * exchange, or into Netty's headers of an answer given at the HTTP edge by names whose
- * hashes are kept ({@link AsciiString}).
+ * exchange, or as names and values for the answer the HTTP edge prepares
+ * ({@link EdgeRefusals}); the names are {@link AsciiString}s, which the encoder copies as
+ * bytes.
  */
 final class RateLimitHeaders {
 
@@ -35,11 +36,7 @@ final class RateLimitHeaders {
 		write((name, value) -> headers.set(name.toString(), value), decisions);
 	}
 
-	static void write(io.netty.handler.codec.http.HttpHeaders headers, List<Decision> decisions) {
-		write(headers::set, decisions);
-	}
-
-	private static void write(BiConsumer<AsciiString, String> headers, List<Decision> decisions) {
+	static void write(BiConsumer<AsciiString, String> headers, List<Decision> decisions) {
 		if (decisions.isEmpty()) {
 			return;
 		}

@@ -66,14 +66,6 @@ public class RateLimits {
 		this.counters.count(decision);
 	}
 
-	/**
-	 * The rate-limit headers of a request whose one decision is this, answered at the
-	 * HTTP edge.
-	 */
-	public static void writeHeaders(io.netty.handler.codec.http.HttpHeaders headers, Decision decision) {
-		RateLimitHeaders.write(headers, List.of(decision));
-	}
-
 	/** Check 3: the partner's current plan; all keys of a partner share one window. */
 	public Mono<Decision> partner(ServerWebExchange exchange, ApiPrincipal principal) {
 		return this.limiter.acquire(this.policies.plan(principal.plan()), subject(principal))

@@ -217,6 +217,14 @@ class ApiGateTest {
 			.tag("outcome", "limited")
 			.counter()
 			.count()).as("the edge's refusal and the filter's").isEqualTo(2);
+		FullHttpResponse again = atTheEdge(HttpMethod.POST, "/api/v1/health/metrics", KEY);
+		List<String> againHeaders = new ArrayList<>();
+		again.headers()
+			.forEach((header) -> againHeaders.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
+		assertThat(againHeaders).as("the next refusal of the same second, from what the first prepared")
+			.containsExactlyElementsOf(webHeaders);
+		assertThat(again.content().toString(StandardCharsets.UTF_8)).isEqualTo(body(inTheWebLayer));
+		again.release();
 	}
 
 	@Test
