@@ -6,9 +6,39 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  * A problem's answer made once for answers that differ only in their request id
  * ({@link ProblemWriter#prepare}): its status, its body's bytes up to the id's value, and
  * its headers as name, value pairs whose second value (the id) and last (the length) each
- * answer fills in.
+ * answer fills in. Held by its user, read only by {@link ProblemWriter}.
  */
-public record PreparedProblem(ProblemType type, HttpResponseStatus status, byte[] bodyBeforeId,
-		CharSequence[] headers) {
+public final class PreparedProblem {
+
+	private final ProblemType type;
+
+	private final HttpResponseStatus status;
+
+	private final byte[] bodyBeforeId;
+
+	private final CharSequence[] headers;
+
+	PreparedProblem(ProblemType type, HttpResponseStatus status, byte[] bodyBeforeId, CharSequence[] headers) {
+		this.type = type;
+		this.status = status;
+		this.bodyBeforeId = bodyBeforeId;
+		this.headers = headers;
+	}
+
+	ProblemType type() {
+		return this.type;
+	}
+
+	HttpResponseStatus status() {
+		return this.status;
+	}
+
+	byte[] bodyBeforeId() {
+		return this.bodyBeforeId;
+	}
+
+	CharSequence[] headers() {
+		return this.headers;
+	}
 
 }

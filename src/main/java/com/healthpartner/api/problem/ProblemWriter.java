@@ -14,8 +14,8 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValidationUtil;
 import io.netty.handler.codec.http.HttpHeadersFactory;
@@ -94,9 +94,9 @@ public class ProblemWriter {
 	 * request that never reached the web layer: the headers {@code first} writes (the
 	 * request id, ...), then those {@link #write} gives every problem. Written into
 	 * Netty's headers directly, by names whose hashes are kept ({@link AsciiString}) and
-	 * not checked again (every name is this code's own; values are still checked): on the
-	 * {@code 429} path Spring's adapter and the checks of each name cost more than the
-	 * body.
+	 * not checked again (every name is this code's own; values are still checked), as
+	 * Spring's adapter would cost more than the body. An answer given many times, but for
+	 * its request id the same, is {@link #prepare prepared} instead.
 	 */
 	public FullHttpResponse answer(String path, String requestId, ApiException problem,
 			Consumer<io.netty.handler.codec.http.HttpHeaders> first) {
