@@ -1,10 +1,8 @@
 package com.healthpartner.api.problem;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
-
 /**
  * A problem's answer made once for answers that differ only in their request id
- * ({@link ProblemWriter#prepare}): its status, its body's bytes up to the id's value, and
+ * ({@link ProblemWriter#prepare}): its type, its body's bytes up to the id's value, and
  * its headers as name, value pairs whose second value (the id) and last (the length) each
  * answer fills in. Held by its user, read only by {@link ProblemWriter}.
  */
@@ -12,25 +10,18 @@ public final class PreparedProblem {
 
 	private final ProblemType type;
 
-	private final HttpResponseStatus status;
-
 	private final byte[] bodyBeforeId;
 
 	private final CharSequence[] headers;
 
-	PreparedProblem(ProblemType type, HttpResponseStatus status, byte[] bodyBeforeId, CharSequence[] headers) {
+	PreparedProblem(ProblemType type, byte[] bodyBeforeId, CharSequence[] headers) {
 		this.type = type;
-		this.status = status;
 		this.bodyBeforeId = bodyBeforeId;
 		this.headers = headers;
 	}
 
 	ProblemType type() {
 		return this.type;
-	}
-
-	HttpResponseStatus status() {
-		return this.status;
 	}
 
 	byte[] bodyBeforeId() {

@@ -177,8 +177,7 @@ public class ProblemWriter {
 			}
 		}
 		byte[] before = beforeRequestId(path, problem).append('"').toString().getBytes(StandardCharsets.UTF_8);
-		return new PreparedProblem(problem.type(), this.statuses.get(problem.type()), before,
-				headers.toArray(CharSequence[]::new));
+		return new PreparedProblem(problem.type(), before, headers.toArray(CharSequence[]::new));
 	}
 
 	/**
@@ -197,7 +196,7 @@ public class ProblemWriter {
 		CharSequence[] headers = prepared.headers().clone();
 		headers[1] = requestId;
 		headers[headers.length - 1] = Integer.toString(length);
-		return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, prepared.status(), body,
+		return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, this.statuses.get(prepared.type()), body,
 				new ReadOnlyHttpHeaders(false, headers), EmptyHttpHeaders.INSTANCE);
 	}
 

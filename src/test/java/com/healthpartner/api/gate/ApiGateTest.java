@@ -187,9 +187,7 @@ class ApiGateTest {
 				MockServerHttpRequest.post("/api/v1/health/metrics").header(ApiKeys.HEADER, KEY));
 		assertThat(edge.status().code()).isEqualTo(429);
 		assertThat(inTheWebLayer.getResponse().getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
-		List<String> edgeHeaders = new ArrayList<>();
-		edge.headers()
-			.forEach((header) -> edgeHeaders.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
+		List<String> edgeHeaders = headerLines(edge);
 		List<String> webHeaders = new ArrayList<>();
 		inTheWebLayer.getResponse()
 			.getHeaders()
@@ -218,10 +216,7 @@ class ApiGateTest {
 			.counter()
 			.count()).as("the edge's refusal and the filter's").isEqualTo(2);
 		FullHttpResponse again = atTheEdge(HttpMethod.POST, "/api/v1/health/metrics", KEY);
-		List<String> againHeaders = new ArrayList<>();
-		again.headers()
-			.forEach((header) -> againHeaders.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
-		assertThat(againHeaders).as("the next refusal of the same second, from what the first prepared")
+		assertThat(headerLines(again)).as("the next refusal of the same second, from what the first prepared")
 			.containsExactlyElementsOf(webHeaders);
 		assertThat(again.content().toString(StandardCharsets.UTF_8)).isEqualTo(body(inTheWebLayer));
 		again.release();
@@ -284,6 +279,16 @@ class ApiGateTest {
 			return Mono.empty();
 		}).as(StepVerifier::create).verifyComplete();
 		return exchange;
+	}
+
+	/**
+	 * An answer's headers as {@code name: value} lines, names in lower case, in order.
+	 */
+	private static List<String> headerLines(FullHttpResponse answer) {
+		List<String> lines = new ArrayList<>();
+		answer.headers()
+			.forEach((header) -> lines.add(header.getKey().toLowerCase(Locale.ROOT) + ": " + header.getValue()));
+		return lines;
 	}
 
 	/** The gate's answer to a request head at the HTTP edge, or null. */
