@@ -1,5 +1,7 @@
 package com.healthpartner.api.gate;
 
+import java.util.UUID;
+
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
 import reactor.core.publisher.Mono;
@@ -24,6 +26,7 @@ import com.healthpartner.api.ratelimit.Decision;
 import com.healthpartner.api.ratelimit.EdgeRefusals;
 import com.healthpartner.api.ratelimit.RateLimits;
 import com.healthpartner.api.signature.Signatures;
+import com.healthpartner.api.text.LastText;
 import com.healthpartner.api.web.Answers;
 import com.healthpartner.api.json.BodyLimits;
 import com.healthpartner.api.web.Deadline;
@@ -63,6 +66,9 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	private final Answers answers;
 
 	private final EdgeRefusals refusals;
+
+	/** The text of the partner id the edge refused last, for its access log line. */
+	private final LastText<UUID> partnerIds = new LastText<>(UUID::toString);
 
 	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
 			InFlightRequests inFlight, ProblemWriter problems, Answers answers) {
@@ -104,7 +110,8 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		this.limits.count(refused);
 		String id = RequestIds.chooseFor(request.headers().get(RequestIds.HEADER));
 		FullHttpResponse answer = this.refusals.answer(refused, path, id);
-		this.answers.answeredAtEdge(id, method, path, answer.status().code(), principal.partnerId().toString(), start);
+		this.answers.answeredAtEdge(id, method, path, answer.status().code(), this.partnerIds.of(principal.partnerId()),
+				start);
 		return answer;
 	}
 

@@ -3,6 +3,7 @@ package com.healthpartner.api.ratelimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import reactor.core.publisher.Mono;
 
@@ -13,6 +14,7 @@ import org.springframework.web.server.ServerWebExchange;
 import com.healthpartner.api.access.ApiPrincipal;
 import com.healthpartner.api.problem.ApiException;
 import com.healthpartner.api.problem.ProblemType;
+import com.healthpartner.api.text.LastText;
 
 /**
  * The rate limits a request meets: its partner's plan (check 3), or, for requests that do
@@ -36,6 +38,9 @@ public class RateLimits {
 	private final UsedUpAddresses usedUp;
 
 	private final DecisionCounters counters;
+
+	/** A partner's window's name in the limiter. */
+	private final LastText<UUID> subjects = new LastText<>((partnerId) -> "partner:" + partnerId);
 
 	RateLimits(RateLimiter limiter, Policies policies, ClientAddresses addresses, UsedUpAddresses usedUp,
 			DecisionCounters counters) {
@@ -142,8 +147,8 @@ public class RateLimits {
 		return decisions;
 	}
 
-	private static String subject(ApiPrincipal principal) {
-		return "partner:" + principal.partnerId();
+	private String subject(ApiPrincipal principal) {
+		return this.subjects.of(principal.partnerId());
 	}
 
 }

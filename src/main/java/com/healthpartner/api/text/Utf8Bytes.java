@@ -66,6 +66,20 @@ public final class Utf8Bytes {
 		return this;
 	}
 
+	/**
+	 * Appends again the bytes from {@code start} to {@code end} of this text, as written
+	 * before: a field the text holds already is copied, not written a second time.
+	 */
+	public Utf8Bytes appendAgain(int start, int end) {
+		if (start < 0 || start > end || end > this.length) {
+			throw new IndexOutOfBoundsException("bytes " + start + " to " + end + " of " + this.length);
+		}
+		int at = this.length;
+		this.length = room(end - start);
+		System.arraycopy(this.bytes, start, this.bytes, at, end - start);
+		return this;
+	}
+
 	/** Appends {@code value} in decimal digits, as {@code Long.toString} writes it. */
 	public Utf8Bytes appendDecimal(long value) {
 		if (value < 0) {

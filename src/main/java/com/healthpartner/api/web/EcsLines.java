@@ -2,6 +2,9 @@ package com.healthpartner.api.web;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.springframework.core.env.Environment;
 
@@ -17,11 +20,20 @@ import com.healthpartner.api.text.Utf8Bytes;
  * short summary ({@code GET /api/v1/health/metrics 200 in 3 ms}): the fields are the
  * line's own, so the message does not repeat them all (it did, and made up a fifth of
  * every line's bytes). One instance a writer: it keeps the text of the last second it
- * wrote.
+ * wrote and the escaped text of the fields that repeat from line to line.
  */
 final class EcsLines {
 
 	private static final String ECS_VERSION = "8.11";
+
+	/**
+	 * How many texts of the few fields that repeat from line to line (thread, method,
+	 * route, partner id) {@link #escaped} keeps before it starts again.
+	 */
+	private static final int KEPT = 1_024;
+
+	/** How many of the strings looked up last are found again by identity. */
+	private static final int RECENT = 8;
 
 	private static final int[] TENS = { 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000 };
 
@@ -56,6 +68,22 @@ final class EcsLines {
 
 	private byte[] secondText;
 
+	/**
+	 * The escaped UTF-8 bytes of the thread names, methods, routes and partner ids
+	 * written lately: a handful of values that fill most lines, escaped once instead of a
+	 * character at a time on every line (escaping was 1.7-3.6 % of a refused request's
+	 * CPU, docs/performance.md). Read and written by the one thread that writes the
+	 * lines.
+	 */
+	private final Map<String, byte[]> escaped = new HashMap<>();
+
+	/** The strings {@link #escaped} was asked for last, and their bytes. */
+	private final String[] recent = new String[RECENT];
+
+	private final byte[][] recentBytes = new byte[RECENT][];
+
+	private int nextRecent;
+
 	EcsLines(Environment environment) {
 		StringBuilder service = new StringBuilder("\"}},\"service\":{");
 		String name = environment.getProperty("logging.structured.ecs.service.name",
@@ -89,30 +117,60 @@ final class EcsLines {
 	void append(Utf8Bytes line, AccessLog.Entry entry) {
 		line.append(OPEN);
 		timestamp(line, entry.at());
-		line.append(this.afterTimestamp).appendEscaped(entry.thread()).append(this.afterThread);
+		line.append(this.afterTimestamp).append(escaped(entry.thread())).append(this.afterThread);
 		// the message, written into the line without being made a string first
-		line.appendEscaped(entry.method())
-			.append(' ')
-			.appendEscaped(entry.path())
-			.append(' ')
+		byte[] method = escaped(entry.method());
+		line.append(method).append(' ');
+		int pathStart = line.length();
+		line.appendEscaped(entry.path());
+		int pathEnd = line.length();
+		line.append(' ')
 			.appendDecimal(entry.status())
 			.append(IN)
 			.appendDecimal(entry.durationMillis())
 			.append(REQUEST_ID)
 			.appendEscaped(entry.requestId())
 			.append(METHOD)
-			.appendEscaped(entry.method())
+			.append(method)
 			.append(ROUTE)
-			.appendEscaped(entry.route())
+			.append(escaped(entry.route()))
 			.append(PATH)
-			.appendEscaped(entry.path())
+			.appendAgain(pathStart, pathEnd)
 			.append(STATUS)
 			.appendDecimal(entry.status())
 			.append(PARTNER_ID)
-			.appendEscaped(entry.partnerId())
+			.append(escaped(entry.partnerId()))
 			.append(DURATION)
 			.appendDecimal(entry.durationMillis())
 			.append(END);
+	}
+
+	/**
+	 * The escaped UTF-8 bytes of {@code value}, a field that repeats from line to line:
+	 * found first by identity among the last few looked up (the same strings come back:
+	 * thread names, constants, a partner's cached id), which costs less than hashing.
+	 */
+	private byte[] escaped(String value) {
+		String[] recent = this.recent;
+		for (int i = 0; i < RECENT; i++) {
+			if (recent[i] == value) {
+				return this.recentBytes[i];
+			}
+		}
+		byte[] bytes = this.escaped.get(value);
+		if (bytes == null) {
+			if (this.escaped.size() == KEPT) {
+				// a client that sends ever new methods does not grow the map without end
+				this.escaped.clear();
+			}
+			Utf8Bytes text = new Utf8Bytes(value.length()).appendEscaped(value);
+			bytes = Arrays.copyOf(text.array(), text.length());
+			this.escaped.put(value, bytes);
+		}
+		recent[this.nextRecent] = value;
+		this.recentBytes[this.nextRecent] = bytes;
+		this.nextRecent = (this.nextRecent + 1) % RECENT;
+		return bytes;
 	}
 
 	private static byte[] ascii(String text) {

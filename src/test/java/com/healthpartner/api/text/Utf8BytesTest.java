@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Text built as UTF-8 bytes is the UTF-8 of the same text built as a string, however much
@@ -55,6 +56,30 @@ class Utf8BytesTest {
 			assertThat(new String(bytes.array(), 0, bytes.length(), StandardCharsets.US_ASCII)).as("%d", value)
 				.isEqualTo("x" + value + "y");
 		}
+	}
+
+	@Test
+	void bytesAppendedAgainAreACopyOfThoseWrittenBeforeEvenWhenTheTextGrows() {
+		Utf8Bytes bytes = new Utf8Bytes(16).append("path=");
+		int start = bytes.length();
+		bytes.appendEscaped("/api/v1/é\"q\"");
+		int end = bytes.length();
+		bytes.append(" again=").appendAgain(start, end).append(" empty=").appendAgain(end, end);
+		for (int i = 0; i < 6; i++) {
+			// doubles the text each time: the copy outgrows the array it reads from
+			bytes.appendAgain(0, bytes.length());
+		}
+		String once = "path=/api/v1/é\\\"q\\\" again=/api/v1/é\\\"q\\\" empty=";
+		assertThat(new String(bytes.array(), 0, bytes.length(), StandardCharsets.UTF_8)).isEqualTo(once.repeat(64));
+	}
+
+	@Test
+	void bytesNotWrittenYetCannotBeAppendedAgain() {
+		Utf8Bytes bytes = new Utf8Bytes(64).append("abc");
+		assertThatThrownBy(() -> bytes.appendAgain(2, 4)).isInstanceOf(IndexOutOfBoundsException.class);
+		assertThatThrownBy(() -> bytes.appendAgain(-1, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+		assertThatThrownBy(() -> bytes.appendAgain(2, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+		assertThat(bytes.length()).isEqualTo(3);
 	}
 
 	@Test

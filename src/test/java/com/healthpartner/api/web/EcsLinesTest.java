@@ -100,4 +100,34 @@ class EcsLinesTest {
 		assertThat(fields.get("process")).extracting("thread").isEqualTo(Map.of("name", "loop-\"1\""));
 	}
 
+	@Test
+	void fieldsThatRepeatAreWrittenAsTheyAreWhateverTheyWereOnTheLinesBefore() {
+		// more partners than the line keeps escaped, in an order that comes back to each
+		// after it has been forgotten; threads, methods and routes with characters to
+		// escape
+		JsonMapper json = JsonMapper.builder().build();
+		String[] threads = { "reactor-http-epoll-1", "loop-\"2\"" };
+		String[] methods = { "GET", "POST", "PATCH", "M\\X" };
+		String[] routes = { "/api/v1/health/metrics", "UNMATCHED", "/api/v1/é/{id}" };
+		for (int i = 0; i < 5_000; i++) {
+			String partner = "partner-" + ((i * 7919) % 1_500) + ((i % 3 == 0) ? "\t✓" : "");
+			String path = "/api/v1/p\"" + i;
+			AccessLog.Entry entry = new AccessLog.Entry(Instant.parse("2026-12-06T00:00:00Z"), threads[i % 2],
+					"request-" + i, methods[i % 4], routes[i % 3], path, 200 + i % 300, partner, i % 17);
+			Map<String, Object> fields = json.readValue(line(entry), new TypeReference<>() {
+			});
+			assertThat(fields).as("line %d", i)
+				.containsEntry("message",
+						methods[i % 4] + " " + path + " " + (200 + i % 300) + " in " + (i % 17) + " ms")
+				.containsEntry("method", methods[i % 4])
+				.containsEntry("route", routes[i % 3])
+				.containsEntry("path", path)
+				.containsEntry("partner_id", partner)
+				.containsEntry("request_id", "request-" + i);
+			assertThat(fields.get("process")).as("line %d", i)
+				.extracting("thread")
+				.isEqualTo(Map.of("name", threads[i % 2]));
+		}
+	}
+
 }
