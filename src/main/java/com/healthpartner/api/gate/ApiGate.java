@@ -67,7 +67,11 @@ class ApiGate implements WebFilter, EarlyAnswers {
 
 	private final EdgeRefusals refusals;
 
-	/** The text of the partner id the edge refused last, for its access log line. */
+	/**
+	 * The text of the partner id a key was checked for last, for the request's access log
+	 * line (the edge's refusal's or the web layer's): made once for a run of a partner's
+	 * requests instead of a {@code UUID.toString} for each.
+	 */
 	private final LastText<UUID> partnerIds = new LastText<>(UUID::toString);
 
 	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
@@ -177,7 +181,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		}
 		ApiPrincipal principal = check.principal();
 		exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
-		exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerId());
+		exchange.getAttributes().put(LogAttributes.PARTNER_ID, this.partnerIds.of(principal.partnerId()));
 		Decision decision = this.limits.partnerNow(exchange, principal);
 		if (decision != null) {
 			return limited(exchange, chain, principal, decision);

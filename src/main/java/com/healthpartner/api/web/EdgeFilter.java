@@ -63,11 +63,11 @@ class EdgeFilter implements WebFilter {
 		HttpStatusCode code = response.getStatusCode();
 		PathPattern pattern = exchange.getAttribute(RouterFunctions.MATCHING_PATTERN_ATTRIBUTE);
 		Throwable handled = exchange.getAttribute(ExceptionHandlingWebHandler.HANDLED_WEB_EXCEPTION);
-		Object partner = exchange.getAttribute(LogAttributes.PARTNER_ID);
+		String partner = exchange.getAttribute(LogAttributes.PARTNER_ID);
 		this.answers.ended(id, exchange.getRequest().getMethod().name(),
 				(pattern != null) ? pattern.getPatternString() : null, exchange.getRequest().getPath().value(),
 				(code != null) ? code.value() : 200, (handled != null) ? handled.getClass().getSimpleName() : null,
-				(partner != null) ? partner.toString() : null, start);
+				partner, start);
 	}
 
 }

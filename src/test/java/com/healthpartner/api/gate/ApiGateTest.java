@@ -41,6 +41,7 @@ import com.healthpartner.api.support.MutableClock;
 import com.healthpartner.api.web.AccessLog;
 import com.healthpartner.api.web.Deadline;
 import com.healthpartner.api.web.InFlightRequests;
+import com.healthpartner.api.web.LogAttributes;
 import com.healthpartner.api.web.TestAnswers;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,6 +89,9 @@ class ApiGateTest {
 		assertThat(this.handled.get()).isNotNull();
 		ApiPrincipal principal = this.handled.get().getAttribute(ApiPrincipal.ATTRIBUTE);
 		assertThat(principal.partnerId()).isEqualTo(this.partner.partnerId());
+		// the access log line's partner id, as text
+		assertThat(this.handled.get().<Object>getAttribute(LogAttributes.PARTNER_ID))
+			.isEqualTo(this.partner.partnerId().toString());
 		assertThat(exchange.getResponse().getHeaders().getFirst("RateLimit-Policy")).isEqualTo("\"default\";q=60;w=60");
 	}
 
