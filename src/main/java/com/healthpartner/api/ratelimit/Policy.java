@@ -25,7 +25,7 @@ public final class Policy {
 
 	/**
 	 * Its hash, made once: every decision is counted in a map keyed by its policy, and
-	 * {@code Objects.hash} boxed and hashed the fields each time (0.7 % of a refusal's
+	 * {@code Objects.hash} boxed and hashed the fields each time (0.2 % of a refusal's
 	 * CPU, docs/performance.md).
 	 */
 	private final int hash;
