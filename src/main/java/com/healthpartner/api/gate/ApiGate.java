@@ -1,7 +1,5 @@
 package com.healthpartner.api.gate;
 
-import java.util.UUID;
-
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
 import reactor.core.publisher.Mono;
@@ -26,7 +24,6 @@ import com.healthpartner.api.ratelimit.Decision;
 import com.healthpartner.api.ratelimit.EdgeRefusals;
 import com.healthpartner.api.ratelimit.RateLimits;
 import com.healthpartner.api.signature.Signatures;
-import com.healthpartner.api.text.LastText;
 import com.healthpartner.api.web.Answers;
 import com.healthpartner.api.json.BodyLimits;
 import com.healthpartner.api.web.Deadline;
@@ -66,13 +63,6 @@ class ApiGate implements WebFilter, EarlyAnswers {
 	private final Answers answers;
 
 	private final EdgeRefusals refusals;
-
-	/**
-	 * The text of the partner id a key was checked for last, for the request's access log
-	 * line (the edge's refusal's or the web layer's): made once for a run of a partner's
-	 * requests instead of a {@code UUID.toString} for each.
-	 */
-	private final LastText<UUID> partnerIds = new LastText<>(UUID::toString);
 
 	ApiGate(AdminToken adminToken, ApiKeys keys, RateLimits limits, Signatures signatures, Deadline deadline,
 			InFlightRequests inFlight, ProblemWriter problems, Answers answers) {
@@ -114,8 +104,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		this.limits.count(refused);
 		String id = RequestIds.chooseFor(request.headers().get(RequestIds.HEADER));
 		FullHttpResponse answer = this.refusals.answer(refused, path, id);
-		this.answers.answeredAtEdge(id, method, path, answer.status().code(), this.partnerIds.of(principal.partnerId()),
-				start);
+		this.answers.answeredAtEdge(id, method, path, answer.status().code(), principal.partnerIdText(), start);
 		return answer;
 	}
 
@@ -181,7 +170,7 @@ class ApiGate implements WebFilter, EarlyAnswers {
 		}
 		ApiPrincipal principal = check.principal();
 		exchange.getAttributes().put(ApiPrincipal.ATTRIBUTE, principal);
-		exchange.getAttributes().put(LogAttributes.PARTNER_ID, this.partnerIds.of(principal.partnerId()));
+		exchange.getAttributes().put(LogAttributes.PARTNER_ID, principal.partnerIdText());
 		Decision decision = this.limits.partnerNow(exchange, principal);
 		if (decision != null) {
 			return limited(exchange, chain, principal, decision);
