@@ -1,6 +1,5 @@
 package com.healthpartner.api.idempotency;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -210,7 +209,9 @@ public class IdempotentCreates {
 			response.header(RecordOutcome.HEADER, outcome.value());
 		}
 		if (outcome == RecordOutcome.CREATED) {
-			response.location(URI.create(location));
+			// the record's path, made of the route and the record's id: set as it is, as
+			// location(URI) would set it, without parsing it into a URI first
+			response.header(HttpHeaders.LOCATION, location);
 		}
 		if (replayed) {
 			response.header(REPLAYED, "true");
