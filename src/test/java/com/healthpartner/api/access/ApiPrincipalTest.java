@@ -6,27 +6,38 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class ApiPrincipalTest {
 
 	private final UUID partnerId = UUID.fromString("6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8");
 
-	@Test
-	void thePartnerIdsTextIsMadeFromTheId() {
-		ApiPrincipal principal = new ApiPrincipal(this.partnerId, "Iron Gym", "default", PartnerStatus.ACTIVE,
-				UUID.randomUUID(), Set.of(Scope.METRICS_READ), false, null, null);
+	private final UUID keyId = UUID.fromString("0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9");
 
-		assertThat(principal.partnerIdText()).isEqualTo("6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8");
+	private ApiPrincipal principal(byte[] secret) {
+		return new ApiPrincipal(this.partnerId, "Iron Gym", "default", PartnerStatus.ACTIVE, this.keyId,
+				Set.of(Scope.METRICS_READ), false, null, secret);
 	}
 
 	@Test
-	void aTextThatIsNotTheIdsIsRefused() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new ApiPrincipal(this.partnerId, "Iron Gym", "default", PartnerStatus.ACTIVE,
-					UUID.randomUUID(), Set.of(Scope.METRICS_READ), false, null, null,
-					"00000000-0000-0000-0000-000000000000"))
-			.withMessageContaining(this.partnerId.toString());
+	void thePartnerIdsTextIsMadeFromTheIdOnce() {
+		ApiPrincipal principal = principal(null);
+
+		assertThat(principal.partnerIdText()).isEqualTo("6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8");
+		assertThat(principal.partnerIdText()).isSameAs(principal.partnerIdText());
+	}
+
+	@Test
+	void twoPrincipalsOfTheSameKeyAreEqualWithEqualSecrets() {
+		assertThat(principal(new byte[] { 1, 2, 3 })).isEqualTo(principal(new byte[] { 1, 2, 3 }))
+			.hasSameHashCodeAs(principal(new byte[] { 1, 2, 3 }))
+			.isNotEqualTo(principal(new byte[] { 1, 2, 4 }));
+	}
+
+	@Test
+	void itsTextNamesThePartnerAndKeyButNotTheSecret() {
+		assertThat(principal(new byte[] { 1, 2, 3 })).hasToString("ApiPrincipal[partnerId=" + this.partnerId
+				+ ", partnerName=Iron Gym, plan=default, status=ACTIVE, keyId=" + this.keyId
+				+ ", scopes=[METRICS_READ], signingRequired=false, expiresAt=null]");
 	}
 
 }
