@@ -1,12 +1,12 @@
 package com.healthpartner.api.erasure;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.UUID;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -58,7 +58,7 @@ class ErasureHandler {
 		return this.erasures.request(Ids.random(), partnerId, userId, AuditActor.of(request, this.clock.instant()))
 			.doOnNext((erasure) -> this.worker.wake())
 			.flatMap((erasure) -> ServerResponse.status(HttpStatus.ACCEPTED)
-				.location(URI.create(ERASURES + "/" + erasure.id()))
+				.header(HttpHeaders.LOCATION, ERASURES + "/" + erasure.id())
 				.contentType(MediaType.APPLICATION_JSON)
 				.body(BytesBody.of(new ErasureView(erasure).toJson().getBytes(StandardCharsets.UTF_8))));
 	}

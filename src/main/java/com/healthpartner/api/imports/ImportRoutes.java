@@ -232,7 +232,7 @@ class ImportRoutes {
 
 		private static Mono<ServerResponse> accepted(ImportRow row, boolean replayed) {
 			ServerResponse.BodyBuilder answer = ServerResponse.accepted()
-				.location(java.net.URI.create(row.path()))
+				.header(HttpHeaders.LOCATION, row.path())
 				.contentType(MediaType.APPLICATION_JSON);
 			if (replayed) {
 				answer.header(IdempotentCreates.REPLAYED, "true");

@@ -1,6 +1,5 @@
 package com.healthpartner.api.partner;
 
-import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -9,6 +8,7 @@ import java.util.UUID;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -110,7 +110,7 @@ class AdminPartnerHandler {
 			return this.onboarding.issueKey(partnerId, scopes, expiresAt);
 		})
 			.flatMap((issued) -> ServerResponse.status(HttpStatus.CREATED)
-				.location(URI.create("/admin/v1/partners/" + partnerId))
+				.header(HttpHeaders.LOCATION, "/admin/v1/partners/" + partnerId)
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue(issued));
 	}

@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -73,7 +74,7 @@ class AdminRegistrationHandler {
 			return this.onboarding.approve(id, (plan != null) ? plan : "default", scopes);
 		})
 			.flatMap((issued) -> ServerResponse.status(HttpStatus.CREATED)
-				.location(java.net.URI.create("/admin/v1/partners/" + issued.partnerId()))
+				.header(HttpHeaders.LOCATION, "/admin/v1/partners/" + issued.partnerId())
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue(issued));
 	}

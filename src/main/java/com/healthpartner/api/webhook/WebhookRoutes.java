@@ -17,7 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -165,7 +167,8 @@ class WebhookRoutes {
 					.switchIfEmpty(Mono.error(() -> new ApiException(ProblemType.WEBHOOK_LIMIT,
 							"Your organisation already has " + this.properties.maxPerPartner()
 									+ " webhook endpoints; delete one first")))
-					.flatMap((row) -> ServerResponse.created(URI.create(row.path()))
+					.flatMap((row) -> ServerResponse.status(HttpStatus.CREATED)
+						.header(HttpHeaders.LOCATION, row.path())
 						.contentType(MediaType.APPLICATION_JSON)
 						.body(BytesBody.of(row.withSecret(secret, null).getBytes(StandardCharsets.UTF_8))));
 			});

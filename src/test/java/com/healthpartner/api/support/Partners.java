@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * administrator would; every test gets its own partner instead of cleaning tables.
  */
 public final class Partners {
+
+	private static final ParameterizedTypeReference<Map<String, Object>> MAP = new ParameterizedTypeReference<>() {
+	};
 
 	private final WebTestClient client;
 
@@ -60,17 +65,22 @@ public final class Partners {
 		return credentials(this.client.post().uri("/admin/v1/partners/{id}/keys", partnerId), request);
 	}
 
-	/** The key and secret of an administrator's POST that issues them ({@code 201}). */
+	/**
+	 * The key and secret of an administrator's POST that issues them ({@code 201}, its
+	 * {@code Location} the partner's).
+	 */
 	private Credentials credentials(WebTestClient.RequestBodySpec post, Map<String, Object> request) {
-		Map<?, ?> body = admin(post).contentType(MediaType.APPLICATION_JSON)
+		EntityExchangeResult<Map<String, Object>> answer = admin(post).contentType(MediaType.APPLICATION_JSON)
 			.bodyValue(request)
 			.exchange()
 			.expectStatus()
 			.isCreated()
-			.expectBody(Map.class)
-			.returnResult()
-			.getResponseBody();
+			.expectBody(MAP)
+			.returnResult();
+		Map<String, Object> body = answer.getResponseBody();
 		assertThat(body).isNotNull();
+		assertThat(answer.getResponseHeaders().getFirst(HttpHeaders.LOCATION))
+			.isEqualTo("/admin/v1/partners/" + body.get("partner_id"));
 		return Credentials.of(body);
 	}
 

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import com.healthpartner.api.support.Eventually;
@@ -58,13 +60,15 @@ class WebhooksTest extends PartnerTest {
 
 	@Test
 	void aChangeIsSentSignedAsTheFeedListsItWithACursorRightAfterIt() throws Exception {
-		String created = create(this.partner, "{\"url\": \"" + this.receiver.url() + "\", \"description\": \"sync\"}")
+		EntityExchangeResult<String> answer = create(this.partner,
+				"{\"url\": \"" + this.receiver.url() + "\", \"description\": \"sync\"}")
 			.expectStatus()
 			.isCreated()
 			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+			.returnResult();
+		String created = answer.getResponseBody();
 		String id = JsonPath.read(created, "$.webhook_id");
+		assertThat(answer.getResponseHeaders().getFirst(HttpHeaders.LOCATION)).isEqualTo(PATH + "/" + id);
 		String secret = JsonPath.read(created, "$.secret");
 		assertThat(secret).startsWith("whsec_");
 		assertThat((List<String>) JsonPath.read(created, "$.events")).contains("metrics.created", "user.erased");
