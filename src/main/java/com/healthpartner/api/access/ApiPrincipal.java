@@ -1,7 +1,6 @@
 package com.healthpartner.api.access;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -14,7 +13,8 @@ import java.util.UUID;
  * A class, not a record, so that {@link #partnerIdText()} can be made once from
  * {@code partnerId} when the key is resolved (the key cache keeps the principal) rather
  * than held as a component a caller could set to another text: every request's access log
- * line reads it, and a {@code UUID.toString} on each would cost the event loop.
+ * line reads it, and a {@code UUID.toString} on each would cost the event loop. Nothing
+ * compares principals, so a principal equals only itself.
  */
 public final class ApiPrincipal {
 
@@ -101,27 +101,6 @@ public final class ApiPrincipal {
 
 	public boolean expiredAt(Instant now) {
 		return this.expiresAt != null && !now.isBefore(this.expiresAt);
-	}
-
-	@Override
-	public boolean equals(Object other) {
-		if (this == other) {
-			return true;
-		}
-		if (!(other instanceof ApiPrincipal that)) {
-			return false;
-		}
-		return this.signingRequired == that.signingRequired && this.partnerId.equals(that.partnerId)
-				&& Objects.equals(this.partnerName, that.partnerName) && Objects.equals(this.plan, that.plan)
-				&& this.status == that.status && Objects.equals(this.keyId, that.keyId)
-				&& Objects.equals(this.scopes, that.scopes) && Objects.equals(this.expiresAt, that.expiresAt)
-				&& Arrays.equals(this.secretCiphertext, that.secretCiphertext);
-	}
-
-	@Override
-	public int hashCode() {
-		return Objects.hash(this.partnerId, this.partnerName, this.plan, this.status, this.keyId, this.scopes,
-				this.signingRequired, this.expiresAt, Arrays.hashCode(this.secretCiphertext));
 	}
 
 	/** Names the partner and key; the secret's ciphertext is left out. */

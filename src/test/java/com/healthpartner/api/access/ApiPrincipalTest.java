@@ -27,13 +27,6 @@ class ApiPrincipalTest {
 	}
 
 	@Test
-	void twoPrincipalsOfTheSameKeyAreEqualWithEqualSecrets() {
-		assertThat(principal(new byte[] { 1, 2, 3 })).isEqualTo(principal(new byte[] { 1, 2, 3 }))
-			.hasSameHashCodeAs(principal(new byte[] { 1, 2, 3 }))
-			.isNotEqualTo(principal(new byte[] { 1, 2, 4 }));
-	}
-
-	@Test
 	void itsTextNamesThePartnerAndKeyButNotTheSecret() {
 		assertThat(principal(new byte[] { 1, 2, 3 })).hasToString("ApiPrincipal[partnerId=" + this.partnerId
 				+ ", partnerName=Iron Gym, plan=default, status=ACTIVE, keyId=" + this.keyId
