@@ -1,6 +1,7 @@
 package com.healthpartner.api.changes;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -18,6 +19,7 @@ import com.healthpartner.api.support.HealthApi;
 import com.healthpartner.api.support.IntegrationTest;
 import com.healthpartner.api.support.Partners.Credentials;
 
+import static com.healthpartner.api.support.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,12 +57,16 @@ class FeedRecordsTest extends IntegrationTest {
 			.expectStatus()
 			.isCreated());
 
-		String feed = body(this.client.get()
-			.uri(Feed.PATH)
-			.header("x-api-key", partner.apiKey())
-			.exchange()
-			.expectStatus()
-			.isOk());
+		// a change is listed once every older transaction has ended (within about a
+		// second of its write's answer): the feed is read until the last write is in it
+		String feed = eventually(Duration.ofSeconds(5),
+				() -> body(this.client.get()
+					.uri(Feed.PATH)
+					.header("x-api-key", partner.apiKey())
+					.exchange()
+					.expectStatus()
+					.isOk()),
+				(page) -> page.contains("\"record\":" + assessment + "}"));
 
 		assertThat(created).isNotEqualTo(updated);
 		assertThat(feed).contains("\"kind\":\"created\"", "\"kind\":\"updated\"")

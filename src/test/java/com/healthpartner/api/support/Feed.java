@@ -1,5 +1,6 @@
 package com.healthpartner.api.support;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,20 @@ public final class Feed {
 			changes.addAll((List<Map<String, Object>>) page.get("data"));
 		}
 		while (Boolean.TRUE.equals(page.get("has_more")));
+		return changes;
+	}
+
+	/**
+	 * The changes available within five seconds, page by page, until there are at least
+	 * {@code count}: a change is listed once every transaction older than its write has
+	 * ended, within about a second of the write's answer.
+	 */
+	public List<Map<String, Object>> drain(int limit, int count) {
+		List<Map<String, Object>> changes = new ArrayList<>();
+		Eventually.eventually(Duration.ofSeconds(5), () -> {
+			changes.addAll(drain(limit));
+			return changes.size() >= count;
+		});
 		return changes;
 	}
 
