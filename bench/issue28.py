@@ -64,6 +64,8 @@ def main(directory, target):
     by = {(r["target"], r["workload"], r["conns"]): r for r in rows}
     targets = list(dict.fromkeys(r["target"] for r in rows))
     peers = [t for t in targets if t not in (target, "pgbench")]
+    if target not in targets or not peers:
+        sys.exit(f"{directory}: no measured rows of {target} and of a peer")
     shown = [t for t in COLUMNS if t in peers] + [t for t in peers if t not in COLUMNS]
     workloads = [w for w in NAMES if any(r["workload"] == w for r in rows)]
     conns_all = sorted({r["conns"] for r in rows}, key=int)
