@@ -94,8 +94,7 @@ class ChangeFeedTest extends PartnerTest {
 			this.api.create(HealthApi.ASSESSMENTS, this.partner.apiKey(),
 					"{\"user_id\": \"" + this.user + "\", \"responses\": {\"q\": " + i + "}}");
 		}
-		// a change is listed within about a second of its write: wait for all five first
-		assertThat(new Feed(this.client, this.partner.apiKey()).drain(100, 5)).hasSize(5);
+		Feed.awaitListed(this.client, this.partner.apiKey(), 5);
 		Feed feed = new Feed(this.client, this.partner.apiKey());
 		Map<String, Object> page = feed.next(2);
 		assertThat((List<Object>) page.get("data")).hasSize(2);
@@ -114,9 +113,7 @@ class ChangeFeedTest extends PartnerTest {
 				"{\"user_id\": \"" + this.user + "\", \"responses\": {\"q\": 1}}");
 		Credentials metricsOnly = this.partners.issueKey(this.partner.partnerId(),
 				Map.of("scopes", List.of("metrics:read")));
-		// the partner's own key sees both changes once they are listed; the metrics-only
-		// key then sees one
-		assertThat(new Feed(this.client, this.partner.apiKey()).drain(100, 2)).hasSize(2);
+		Feed.awaitListed(this.client, this.partner.apiKey(), 2);
 		assertThat(new Feed(this.client, metricsOnly.apiKey()).drain(100)).extracting((c) -> c.get("resource"))
 			.containsExactly("metrics");
 		Credentials writeOnly = this.partners.issueKey(this.partner.partnerId(),
@@ -159,8 +156,7 @@ class ChangeFeedTest extends PartnerTest {
 				"{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 70}}");
 		this.api.create(HealthApi.METRICS, this.partner.apiKey(),
 				"{\"user_id\": \"" + this.user + "\", \"metrics\": {\"weight\": 71}}");
-		// both listed first, so that the cursor kept below is past the first of them
-		assertThat(new Feed(this.client, this.partner.apiKey()).drain(100, 2)).hasSize(2);
+		Feed.awaitListed(this.client, this.partner.apiKey(), 2);
 		Feed feed = new Feed(this.client, this.partner.apiKey());
 		feed.next(1);
 		String old = feed.cursor();

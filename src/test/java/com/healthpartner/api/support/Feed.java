@@ -74,6 +74,15 @@ public final class Feed {
 		return changes;
 	}
 
+	/**
+	 * Waits until a partner's feed lists at least {@code count} changes, read from its
+	 * start by a feed of its own, so that a test's own reads then find every write it
+	 * made listed.
+	 */
+	public static void awaitListed(WebTestClient client, String apiKey, int count) {
+		assertThat(new Feed(client, apiKey).drain(100, count)).hasSizeGreaterThanOrEqualTo(count);
+	}
+
 	public String cursor() {
 		return this.cursor;
 	}
