@@ -12,13 +12,12 @@ issue's goals hold (1.25 x the best peer's requests/s, a p99 below every peer's 
 POST metrics at 50 % of pgbench). CPU per request is the target's process tree's CPU seconds during
 the measured 20 s divided by its requests (the harness's cpu_app column).
 """
-import csv
-import os
 import sys
 
+from issue28 import errors, measured
+
 def main(directory, target, others):
-    with open(os.path.join(directory, "results.tsv")) as f:
-        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["phase"] == "measure"]
+    rows = measured(directory)
     named = list(dict.fromkeys(r["target"] for r in rows))
     PEERS = [t for t in named if t not in (target, "pgbench", *others)]
     by = {(r["target"], r["workload"], r["conns"]): r for r in rows}
@@ -51,8 +50,7 @@ def main(directory, target, others):
                 best = max(peers, key=lambda r: float(r["rps"]))
                 ratio = f"{float(me['rps']) / float(best['rps']):.2f} × {best['target']}"
                 goals.append("1.25×: " + ("yes" if float(me["rps"]) >= 1.25 * float(best["rps"]) else "no"))
-                errors = int(me["sock_err"] or 0) + int(me["other"] or 0 if workload == "rate_limited" else me["non2xx"] or 0)
-                goals.append("errors: " + str(errors))
+                goals.append("errors: " + str(errors(me)))
                 if conns == "256":
                     lowest = all(float(me["p99_us"]) < float(p["p99_us"]) for p in peers)
                     goals.append("lowest p99: " + ("yes" if lowest else "no"))

@@ -58,9 +58,14 @@ def errors(row):
     return int(num(row["sock_err"]) + wrong)
 
 
-def main(directory, target):
+def measured(directory):
+    """The rows of a run's measured windows (not its warm-ups)."""
     with open(os.path.join(directory, "results.tsv")) as f:
-        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["phase"] == "measure"]
+        return [r for r in csv.DictReader(f, delimiter="\t") if r["phase"] == "measure"]
+
+
+def main(directory, target):
+    rows = measured(directory)
     by = {(r["target"], r["workload"], r["conns"]): r for r in rows}
     targets = list(dict.fromkeys(r["target"] for r in rows))
     peers = [t for t in targets if t not in (target, "pgbench")]
