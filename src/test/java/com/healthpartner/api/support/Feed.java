@@ -75,12 +75,12 @@ public final class Feed {
 	}
 
 	/**
-	 * Waits until a partner's feed lists at least {@code count} changes, read from its
-	 * start by a feed of its own, so that a test's own reads then find every write it
-	 * made listed.
+	 * Waits until a partner's feed lists its {@code count} changes, read from its start
+	 * by a feed of its own, and asserts it lists exactly those: a test's own reads then
+	 * find every write it made listed, and none twice.
 	 */
 	public static void awaitListed(WebTestClient client, String apiKey, int count) {
-		assertThat(new Feed(client, apiKey).drain(100, count)).hasSizeGreaterThanOrEqualTo(count);
+		assertThat(new Feed(client, apiKey).drain(100, count)).hasSize(count);
 	}
 
 	public String cursor() {
